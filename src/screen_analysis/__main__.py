@@ -1,0 +1,5 @@
+"""Allow `python -m screen_analysis`."""
+
+from screen_analysis.cli import main
+
+main()
