@@ -1,0 +1,82 @@
+"""How values read on screen: status glyphs and words, scores, times. Shared by the widgets."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from screen_analysis.api.models import AnalysisStatus
+from screen_analysis.safe_text import clean
+
+# Glyph and word together, so a status reads without colour.
+STATUS_GLYPHS: dict[AnalysisStatus, str] = {
+    AnalysisStatus.PENDING: "○",
+    AnalysisStatus.PROCESSING: "◐",
+    AnalysisStatus.COMPLETED: "●",
+    AnalysisStatus.FAILED: "✗",
+}
+UNKNOWN_GLYPH = "?"
+DASH = "—"
+
+
+def status_glyph(status: AnalysisStatus | str | None) -> str:
+    """The glyph of a status; `?` for a value the document does not name."""
+    return STATUS_GLYPHS.get(status, UNKNOWN_GLYPH) if isinstance(status, AnalysisStatus) else (
+        UNKNOWN_GLYPH
+    )
+
+
+def status_word(status: AnalysisStatus | str | None) -> str:
+    """The status as a word; an unknown value shown as sent (cleaned), a missing one as —."""
+    if status is None:
+        return DASH
+    return clean(status.value if isinstance(status, AnalysisStatus) else status) or DASH
+
+
+def status_class(status: AnalysisStatus | str | None) -> str:
+    """The suffix of the CSS component class for a status (`unknown` for anything else)."""
+    return status.value if isinstance(status, AnalysisStatus) else "unknown"
+
+
+def format_score(score: float | None) -> str:
+    """A score as sent: integers without decimals, others to one place, — when missing."""
+    if score is None:
+        return DASH
+    if isinstance(score, bool):
+        return DASH
+    if float(score).is_integer():
+        return str(int(score))
+    return f"{score:.1f}"
+
+
+def now_utc() -> datetime:
+    """The real clock; widgets take a clock so snapshots can fix it."""
+    return datetime.now(UTC)
+
+
+def relative_time(when: datetime | None, now: datetime) -> str:
+    """`when` relative to `now`: "just now", "5m ago", "3h ago", "2d ago", else a local date."""
+    if when is None:
+        return DASH
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    seconds = (now - when).total_seconds()
+    if seconds < 0:
+        return local_time(when)
+    if seconds < 45:
+        return "just now"
+    if seconds < 3600:
+        return f"{round(seconds / 60) or 1}m ago"
+    if seconds < 86400:
+        return f"{int(seconds // 3600)}h ago"
+    if seconds < 30 * 86400:
+        return f"{int(seconds // 86400)}d ago"
+    return when.astimezone().strftime("%Y-%m-%d")
+
+
+def local_time(when: datetime | None) -> str:
+    """An absolute local time, to the minute, with the zone."""
+    if when is None:
+        return DASH
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone().strftime("%Y-%m-%d %H:%M %Z").strip()
