@@ -1,0 +1,95 @@
+"""`screen-analysis analyses list`: one page, some pages or every page, streamed."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+import click
+
+from screen_analysis.api.models import STATUSES
+from screen_analysis.cli.output import FORMATS, make_writer
+from screen_analysis.cli.root import CliContext
+
+MAX_PAGE = 100
+
+
+@click.group()
+def analyses() -> None:
+    """List analyses."""
+
+
+@analyses.command("list")
+@click.option("--project-id", metavar="ID", help="Only analyses of this project.")
+@click.option(
+    "--status",
+    type=click.Choice([s.value for s in STATUSES]),
+    help="Only analyses in this state.",
+)
+@click.option(
+    "--limit",
+    type=int,
+    default=None,
+    help="Page size, 1–100 (default 20; with --all or --max-items, 100).",
+)
+@click.option("--after", metavar="CURSOR", help="Start after this cursor (a next_cursor).")
+@click.option("--all", "all_pages", is_flag=True, help="Follow cursors to the end.")
+@click.option("--max-items", type=int, metavar="N", help="Follow cursors until N analyses.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="table",
+    show_default=True,
+    help="table for people; json/jsonl as received; csv with breakdown flattened.",
+)
+@click.pass_obj
+def list_analyses(
+    ctx: CliContext,
+    project_id: str | None,
+    status: str | None,
+    limit: int | None,
+    after: str | None,
+    all_pages: bool,
+    max_items: int | None,
+    fmt: str,
+) -> None:
+    """List analyses, newest first as the server orders them."""
+    if limit is not None and not 1 <= limit <= MAX_PAGE:
+        raise click.BadParameter(
+            f"must be between 1 and {MAX_PAGE}, got {limit}", param_hint="--limit"
+        )
+    if max_items is not None and max_items < 1:
+        raise click.BadParameter("must be at least 1", param_hint="--max-items")
+    if all_pages and max_items is not None:
+        raise click.UsageError("--all and --max-items cannot be combined")
+    following = all_pages or max_items is not None
+    page_size = limit or (MAX_PAGE if following else 20)
+    if max_items is not None:
+        page_size = min(page_size, max_items)
+
+    async def run() -> None:
+        writer = make_writer(fmt, sys.stdout)
+        written = 0
+        async with ctx.make_client() as client:
+            pages = client.iter_pages(
+                project_id=project_id, status=status, limit=page_size, after=after
+            )
+            last_total: int | None = None
+            next_cursor: str | None = None
+            async for page in pages:
+                items, raw = page.items, page.raw_items
+                if max_items is not None:
+                    room = max_items - written
+                    items, raw = items[:room], raw[:room]
+                writer.write(items, raw)
+                written += len(items)
+                last_total, next_cursor = page.total, page.next_cursor
+                if not following or (max_items is not None and written >= max_items):
+                    break
+            writer.close()
+        if next_cursor and (not following or max_items is not None) and fmt == "table":
+            total = f" of {last_total:,}" if isinstance(last_total, int) else ""
+            click.echo(f"Showing {written:,}{total}. Next page: --after {next_cursor}", err=True)
+
+    ctx.run(lambda: asyncio.run(run()))

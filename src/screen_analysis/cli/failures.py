@@ -1,0 +1,82 @@
+"""One place that turns any failure into one clear line on stderr and an exit code."""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from collections.abc import Callable, Iterable
+from typing import NoReturn, TypeVar
+
+import click
+
+from screen_analysis.api import errors as api_errors
+from screen_analysis.cli.exit_codes import CliError, ExitCode
+from screen_analysis.config import ConfigError
+from screen_analysis.safe_text import clean
+
+T = TypeVar("T")
+
+
+def exit_code_for(exc: BaseException) -> ExitCode:
+    """The exit code a script sees for `exc`."""
+    if isinstance(exc, CliError):
+        return exc.code
+    if isinstance(exc, api_errors.InvalidArgumentError | ConfigError):
+        return ExitCode.USAGE
+    if isinstance(exc, api_errors.AuthenticationError):
+        return ExitCode.AUTH
+    if isinstance(exc, api_errors.NotFoundError):
+        return ExitCode.NOT_FOUND
+    if isinstance(exc, api_errors.BadRequestError):
+        return ExitCode.USAGE  # the server refused what the user asked (e.g. a bad --after)
+    if isinstance(exc, api_errors.ScreenAnalysisError):
+        return ExitCode.API
+    return ExitCode.INTERNAL
+
+
+def redact(text: str, secrets: Iterable[str]) -> str:
+    """`text` with every non-trivial secret replaced."""
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            text = text.replace(secret, "[redacted]")
+    return text
+
+
+def run_reporting(
+    action: Callable[[], T], *, debug: bool, secrets: Callable[[], Iterable[str]]
+) -> T:
+    """Run `action`; on failure print one line (or a redacted traceback with --debug) and exit."""
+    try:
+        return action()
+    except (click.exceptions.Exit, click.ClickException, click.Abort):
+        raise
+    except KeyboardInterrupt:
+        click.echo("Interrupted.", err=True)
+        raise SystemExit(ExitCode.INTERRUPTED) from None
+    except BrokenPipeError:
+        # The reader went away (`| head`): nothing failed from the user's side.
+        _silence_stdout()
+        raise SystemExit(ExitCode.OK) from None
+    except Exception as exc:
+        _report(exc, debug=debug, secrets=list(secrets()))
+
+
+def _report(exc: BaseException, *, debug: bool, secrets: list[str]) -> NoReturn:
+    code = exit_code_for(exc)
+    if debug:
+        text = "".join(traceback.format_exception(exc))
+        click.echo(redact(text, secrets), err=True, nl=False)
+    message = clean(str(exc)) or type(exc).__name__
+    if code is ExitCode.INTERNAL:
+        message = f"internal error: {type(exc).__name__}: {message} (run with --debug for details)"
+    click.echo(f"Error: {redact(message, secrets)}", err=True)
+    raise SystemExit(code)
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

@@ -1,0 +1,163 @@
+"""Writers for `analyses list`: table for people, json/jsonl as received, csv flattened."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from collections.abc import Sequence
+from typing import Any, Protocol, TextIO
+
+from rich.cells import cell_len, set_cell_size
+
+from screen_analysis.api.models import CRITERIA, Analysis, AnalysisItem
+from screen_analysis.safe_text import clean
+
+FORMATS = ("table", "json", "jsonl", "csv")
+
+
+class ItemWriter(Protocol):
+    """Receives items page by page, so long listings stream."""
+
+    def write(self, items: Sequence[AnalysisItem], raw: Sequence[Any]) -> None:
+        """Write one page's items (`raw` holds them as received)."""
+
+    def close(self) -> None:
+        """Finish the output (closing brackets, flushing)."""
+
+
+class JsonLinesWriter:
+    """One JSON object a line, as received, flushed per page."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def write(self, items: Sequence[AnalysisItem], raw: Sequence[Any]) -> None:
+        """Write the page."""
+        for obj in raw:
+            self.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        self.out.flush()
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+class JsonArrayWriter:
+    """A JSON array of the analyses as received, streamed element by element."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.count = 0
+
+    def write(self, items: Sequence[AnalysisItem], raw: Sequence[Any]) -> None:
+        """Write the page."""
+        for obj in raw:
+            self.out.write(("[\n  " if self.count == 0 else ",\n  ") + json.dumps(obj))
+            self.count += 1
+        self.out.flush()
+
+    def close(self) -> None:
+        """Close the array."""
+        self.out.write("[]\n" if self.count == 0 else "\n]\n")
+        self.out.flush()
+
+
+CSV_COLUMNS = (
+    "id",
+    "project_id",
+    "status",
+    "label",
+    "score",
+    *(c.value for c in CRITERIA),
+    "error_message",
+    "feedback",
+    "created_at",
+    "completed_at",
+    "image_url",
+)
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        value = " | ".join(str(v) for v in value)
+    text = str(value)
+    # A cell that a spreadsheet would run as a formula is quoted as text.
+    if isinstance(value, str) and text.startswith(_FORMULA_START):
+        return "'" + text
+    return text
+
+
+class CsvWriter:
+    """CSV with breakdown flattened into one column per criterion."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.writer = csv.writer(out, lineterminator="\n")
+        self.writer.writerow(CSV_COLUMNS)
+
+    def write(self, items: Sequence[AnalysisItem], raw: Sequence[Any]) -> None:
+        """Write the page."""
+        for obj in raw:
+            row = obj if isinstance(obj, dict) else {}
+            breakdown = row.get("breakdown") if isinstance(row.get("breakdown"), dict) else {}
+            values = {**row, **(breakdown or {})}
+            self.writer.writerow([_csv_cell(values.get(col)) for col in CSV_COLUMNS])
+        self.out.flush()
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+class TableWriter:
+    """Aligned columns for people, sized to the terminal; server text cleaned."""
+
+    def __init__(self, out: TextIO, width: int | None = None) -> None:
+        self.out = out
+        self.width = width or shutil.get_terminal_size((100, 24)).columns
+        self.header_written = False
+
+    def _widths(self) -> list[int]:
+        # status, score, id, created fixed; label takes the rest
+        fixed = [10, 5, 28, 20]
+        label = max(12, self.width - sum(fixed) - 4 * 2)
+        return [fixed[0], fixed[1], label, fixed[3], fixed[2]]
+
+    def _line(self, cells: Sequence[str]) -> str:
+        parts = []
+        for cell, width in zip(cells, self._widths(), strict=True):
+            text = cell if cell_len(cell) <= width else set_cell_size(cell, width - 1) + "…"
+            parts.append(set_cell_size(text, width))
+        return "  ".join(parts).rstrip()
+
+    def write(self, items: Sequence[AnalysisItem], raw: Sequence[Any]) -> None:
+        """Write the page."""
+        if not self.header_written:
+            self.out.write(self._line(["STATUS", "SCORE", "LABEL", "CREATED", "ID"]) + "\n")
+            self.header_written = True
+        for item in items:
+            if isinstance(item, Analysis):
+                score = "—" if item.score is None else clean(item.score)
+                created = item.created_at.strftime("%Y-%m-%d %H:%M") if item.created_at else "—"
+                cells = [clean(item.status or "—"), score, clean(item.label or ""), created]
+                cells.append(clean(item.id))
+            else:
+                cells = ["invalid", "—", clean(item.reason), "—", clean(item.id or "—")]
+            self.out.write(self._line(cells) + "\n")
+        self.out.flush()
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+def make_writer(fmt: str, out: TextIO) -> ItemWriter:
+    """The writer for a --format value."""
+    if fmt == "jsonl":
+        return JsonLinesWriter(out)
+    if fmt == "json":
+        return JsonArrayWriter(out)
+    if fmt == "csv":
+        return CsvWriter(out)
+    return TableWriter(out)

@@ -1,0 +1,198 @@
+"""The `screen-analysis` group and the one composition root.
+
+Everything that runs — the app, a subcommand, a test — gets its Settings, its Connection
+and its API client from here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+from pydantic import SecretStr
+
+from screen_analysis import __version__
+from screen_analysis.cli.exit_codes import CliError, ExitCode
+from screen_analysis.cli.failures import run_reporting
+from screen_analysis.config import Connection, Settings, load_settings
+
+if TYPE_CHECKING:
+    from screen_analysis.api.client import ScreenAnalysisClient
+
+T = TypeVar("T")
+
+
+@dataclass
+class CliContext:
+    """What every command receives: settings, flags, and the connection once resolved."""
+
+    settings: Settings
+    demo: bool = False
+    debug: bool = False
+    _connection: Connection | None = None
+    _stack: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)
+
+    def secrets(self) -> list[str]:
+        """Secrets to redact from anything printed."""
+        env_key = os.environ.get("SCREEN_ANALYSIS_API_KEY", "")
+        known = [self._connection.api_key.get_secret_value()] if self._connection else []
+        return [*known, env_key]
+
+    def run(self, action: Callable[[], T]) -> T:
+        """Run a command body with the project's error reporting."""
+        return run_reporting(action, debug=self.debug, secrets=self.secrets)
+
+    def connection(self) -> Connection:
+        """The server and key to use: the embedded demo, or the configured server."""
+        if self._connection is None:
+            if self.demo:
+                return self.start_demo()
+            self._connection = configured_connection(self)
+        return self._connection
+
+    def start_demo(self) -> Connection:
+        """Switch to the embedded demo server (the welcome screen offers it)."""
+        self._connection = start_demo_connection(self._stack)
+        self.demo = True
+        return self._connection
+
+    def make_client(self) -> ScreenAnalysisClient:
+        """A client for the connection; the caller owns it (async with)."""
+        from screen_analysis.api.client import ScreenAnalysisClient
+
+        conn = self.connection()
+        return ScreenAnalysisClient(conn.base_url, conn.api_key)
+
+    def close(self) -> None:
+        """Stop what the context started (the embedded demo server)."""
+        self._stack.close()
+
+
+def start_demo_connection(stack: contextlib.ExitStack, **options: Any) -> Connection:
+    """Start the embedded reference server on a free loopback port for the life of `stack`."""
+    from screen_analysis.demo.config import DemoConfig
+    from screen_analysis.demo.runner import DemoServer
+
+    server = stack.enter_context(DemoServer(DemoConfig(**options)))
+    return Connection(
+        base_url=server.base_url,
+        api_key=SecretStr(server.api_key),
+        key_source="demo",
+        is_demo=True,
+    )
+
+
+def configured_connection(ctx: CliContext) -> Connection:
+    """The configured base URL and the key for it, or a clear error naming what to do."""
+    base_url = ctx.settings.base_url
+    if not base_url:
+        raise CliError(
+            "no server configured: pass --base-url URL, set SCREEN_ANALYSIS_BASE_URL, "
+            "run `screen-analysis login`, or try the demo with --demo",
+            ExitCode.USAGE,
+        )
+    env_key = os.environ.get("SCREEN_ANALYSIS_API_KEY")
+    if not env_key:
+        raise CliError(
+            "no API key: run `screen-analysis login` or set SCREEN_ANALYSIS_API_KEY",
+            ExitCode.AUTH,
+        )
+    return Connection(base_url=base_url, api_key=SecretStr(env_key), key_source="env")
+
+
+@contextlib.contextmanager
+def _closing(ctx: CliContext) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        ctx.close()
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--base-url", metavar="URL", help="The API's base URL (env SCREEN_ANALYSIS_BASE_URL)."
+)
+@click.option("--demo", is_flag=True, help="Use the embedded reference server: no key, no network.")
+@click.option(
+    "--project",
+    "projects",
+    multiple=True,
+    metavar="ID",
+    help="Pin a project in the sidebar (repeatable).",
+)
+@click.option("--theme", metavar="NAME", help="Colour theme for the app.")
+@click.option(
+    "--allow-insecure-http",
+    is_flag=True,
+    help="Allow plain http:// to a host that is not this machine.",
+)
+@click.option("--debug", is_flag=True, help="Show tracebacks (with the key redacted).")
+@click.version_option(__version__, prog_name="screen-analysis")
+@click.pass_context
+def cli(
+    click_ctx: click.Context,
+    base_url: str | None,
+    demo: bool,
+    projects: tuple[str, ...],
+    theme: str | None,
+    allow_insecure_http: bool,
+    debug: bool,
+) -> None:
+    """Browse and script the Screen Analysis Service.
+
+    Without a command, opens the terminal app. Try it with: screen-analysis --demo
+    """
+    try:
+        settings = load_settings(
+            base_url=base_url,
+            projects=projects,
+            theme=theme,
+            allow_insecure_http=allow_insecure_http,
+        )
+    except Exception as exc:  # a broken config file is a usage error, said in one line
+        run_reporting(_raise(exc), debug=debug, secrets=list)
+        raise
+    ctx = CliContext(settings=settings, demo=demo, debug=debug)
+    click_ctx.obj = ctx
+    click_ctx.call_on_close(ctx.close)
+    if click_ctx.invoked_subcommand is None:
+        from screen_analysis.cli.launch import launch_app
+
+        ctx.run(lambda: launch_app(ctx))
+
+
+def _raise(exc: Exception) -> Callable[[], None]:
+    def action() -> None:
+        raise exc
+
+    return action
+
+
+def _register() -> None:
+    from screen_analysis.cli.analyses import analyses
+    from screen_analysis.cli.demo_server import demo_server
+    from screen_analysis.cli.projects import projects
+
+    cli.add_command(analyses)
+    cli.add_command(projects)
+    cli.add_command(demo_server)
+    with contextlib.suppress(ImportError):
+        from screen_analysis.cli.auth_commands import auth, login, logout
+
+        cli.add_command(login)
+        cli.add_command(logout)
+        cli.add_command(auth)
+
+
+_register()
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli.main(prog_name="screen-analysis", standalone_mode=True)
+    sys.exit(0)
