@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 import click
 
-from screen_analysis.api.models import STATUSES
+from screen_analysis.api.models import STATUSES, AnalysisItem
 from screen_analysis.cli.output import FORMATS, make_writer
 from screen_analysis.cli.root import CliContext
 
@@ -77,8 +79,9 @@ def list_analyses(
             )
             last_total: int | None = None
             next_cursor: str | None = None
+            seen: set[str] = set()
             async for page in pages:
-                items, raw = page.items, page.raw_items
+                items, raw = _unseen(page.items, page.raw_items, seen)
                 if max_items is not None:
                     room = max_items - written
                     items, raw = items[:room], raw[:room]
@@ -93,3 +96,19 @@ def list_analyses(
             click.echo(f"Showing {written:,}{total}. Next page: --after {next_cursor}", err=True)
 
     ctx.run(lambda: asyncio.run(run()))
+
+
+def _unseen(
+    items: Sequence[AnalysisItem], raw: Sequence[Any], seen: set[str]
+) -> tuple[list[AnalysisItem], list[Any]]:
+    """The items (and their raw objects) whose id was not written before; ids noted."""
+    kept_items: list[AnalysisItem] = []
+    kept_raw: list[Any] = []
+    for item, obj in zip(items, raw, strict=False):
+        if item.id is not None:
+            if item.id in seen:
+                continue
+            seen.add(item.id)
+        kept_items.append(item)
+        kept_raw.append(obj)
+    return kept_items, kept_raw

@@ -1,0 +1,114 @@
+"""`analyses list` against the reference server: formats, paging, validation."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from screen_analysis.api.models import CRITERIA
+
+
+def _requests(server, path="/v1/analyses"):
+    return [r for r in server.request_log if r.path == path]
+
+
+def test_table_shows_one_page_and_the_next_cursor(demo_server, against, invoke):
+    against(demo_server.base_url, demo_server.api_key)
+    result = invoke("analyses", "list")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split()[:3] == ["STATUS", "SCORE", "LABEL"]
+    assert len(lines) == 21
+    assert "Showing 20 of 300. Next page: --after " in result.stderr
+
+
+def test_jsonl_all_streams_every_analysis_once(demo_server, against, invoke):
+    against(demo_server.base_url, demo_server.api_key)
+    result = invoke("analyses", "list", "--all", "--format", "jsonl")
+    assert result.exit_code == 0, result.stderr
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(rows) == 300
+    assert len({r["id"] for r in rows}) == 300
+    created = [r["created_at"] for r in rows]
+    assert created == sorted(created, reverse=True)
+    assert result.stderr == ""
+
+
+def test_json_carries_fields_as_received(demo_server, against, invoke):
+    against(demo_server.base_url, demo_server.api_key)
+    result = invoke("analyses", "list", "--status", "failed", "--format", "json", "--limit", "5")
+    assert result.exit_code == 0, result.stderr
+    rows = json.loads(result.stdout)
+    assert 0 < len(rows) <= 5
+    for row in rows:
+        assert row["status"] == "failed"
+        assert set(row) >= {"id", "project_id", "image_url", "error_message", "created_at"}
+        assert row["score"] is None  # the server's null stays null
+
+
+def test_max_items_stops_after_n_and_asks_only_needed_pages(fresh_demo_server, against, invoke):
+    server = fresh_demo_server
+    against(server.base_url, server.api_key)
+    result = invoke("analyses", "list", "--max-items", "150", "--format", "jsonl")
+    assert result.exit_code == 0, result.stderr
+    assert len(result.stdout.splitlines()) == 150
+    assert len(_requests(server)) == 2
+
+
+def test_csv_flattens_breakdown(demo_server, against, invoke):
+    against(demo_server.base_url, demo_server.api_key)
+    result = invoke("analyses", "list", "--status", "completed", "--format", "csv")
+    assert result.exit_code == 0, result.stderr
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert len(rows) == 20
+    for criterion in CRITERIA:
+        assert rows[0][criterion.value].lstrip("-").isdigit()
+
+
+def test_filters_combine(demo_server, against, invoke):
+    against(demo_server.base_url, demo_server.api_key)
+    project = json.loads(invoke("analyses", "list", "--format", "json", "--limit", "1").stdout)[0]
+    result = invoke(
+        "analyses",
+        "list",
+        "--all",
+        "--format",
+        "jsonl",
+        "--project-id",
+        project["project_id"],
+        "--status",
+        "completed",
+    )
+    assert result.exit_code == 0, result.stderr
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert rows
+    assert {(r["project_id"], r["status"]) for r in rows} == {(project["project_id"], "completed")}
+
+
+def test_bad_limit_and_status_exit_2_before_any_request(fresh_demo_server, against, invoke):
+    server = fresh_demo_server
+    against(server.base_url, server.api_key)
+    for args in (["--limit", "0"], ["--limit", "101"], ["--limit", "x"], ["--status", "done"]):
+        result = invoke("analyses", "list", *args)
+        assert result.exit_code == 2, (args, result.stderr)
+        assert result.stdout == ""
+    assert _requests(server) == []
+
+
+def test_bad_cursor_is_refused_in_one_line(demo_server, against, invoke):
+    against(demo_server.base_url, demo_server.api_key)
+    result = invoke("analyses", "list", "--after", "not-a-cursor")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: ")
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_key_never_printed(demo_server, against, invoke):
+    against(demo_server.base_url, demo_server.api_key)
+    for args in (
+        ["analyses", "list", "--format", "json"],
+        ["--debug", "projects", "get", "proj_nope"],
+    ):
+        result = invoke(*args)
+        assert demo_server.api_key not in result.stdout + result.stderr
