@@ -197,7 +197,14 @@ def generate_analyses(
             done = format_timestamp(t + rng.uniform(3.0, 45.0))
             outcome = draw_outcome(rng, project.default_criteria)
             yield AnalysisRow(
-                *base, "completed", url, label, outcome.score, outcome.breakdown,
-                outcome.feedback, None, created, done,
+                *base,
+                "completed",
+                url,
+                label,
+                outcome.score,
+                outcome.breakdown,
+                outcome.feedback,
+                None,
+                created,
+                done,
             )
-

@@ -68,10 +68,18 @@ SortKey = tuple[str, str]
 def _flatten(row: AnalysisRow) -> tuple[Any, ...]:
     breakdown = row.breakdown or (None,) * len(CRITERIA)
     return (
-        row.id, row.project_id, row.status, row.image_url, row.label, row.score,
-        *breakdown, json.dumps(row.feedback), row.error_message, row.created_at,
+        row.id,
+        row.project_id,
+        row.status,
+        row.image_url,
+        row.label,
+        row.score,
+        *breakdown,
+        json.dumps(row.feedback),
+        row.error_message,
+        row.created_at,
         row.completed_at,
-    )  # fmt: skip
+    )
 
 
 def _analysis_wire(row: sqlite3.Row) -> dict[str, Any]:
@@ -220,14 +228,29 @@ class DemoStore:
             rows = self._db.execute("SELECT * FROM projects ORDER BY rowid").fetchall()
         return [_project_row(row) for row in rows]
 
-    def in_flight(self) -> list[tuple[str, str, str]]:
-        """(id, status, created_at) of every pending or processing analysis, oldest first."""
+    def in_flight(self) -> list[AnalysisRow]:
+        """Every pending or processing analysis, oldest first."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, status, created_at FROM analyses "
+                f"SELECT {_ANALYSIS_COLUMNS} FROM analyses "
                 "WHERE status IN ('pending', 'processing') ORDER BY created_at, id"
             ).fetchall()
-        return [(row[0], row[1], row[2]) for row in rows]
+        return [
+            AnalysisRow(
+                row["id"],
+                row["project_id"],
+                row["status"],
+                row["image_url"],
+                row["label"],
+                None,
+                None,
+                (),
+                None,
+                row["created_at"],
+                None,
+            )
+            for row in rows
+        ]
 
     def add_analysis(self, row: AnalysisRow) -> None:
         """Insert one analysis and count it (the live simulation)."""
@@ -310,10 +333,14 @@ def _filters(project_id: str | None, status: str | None) -> tuple[list[str], lis
 def _project_values(project: ProjectRow) -> tuple[Any, ...]:
     criteria = project.default_criteria
     return (
-        project.id, project.name, project.description,
+        project.id,
+        project.name,
+        project.description,
         None if criteria is None else json.dumps(criteria),
-        project.slug, project.created_at, project.updated_at,
-    )  # fmt: skip
+        project.slug,
+        project.created_at,
+        project.updated_at,
+    )
 
 
 def _project_row(row: sqlite3.Row) -> ProjectRow:
@@ -338,5 +365,3 @@ def iter_all(store: DemoStore, project_id: str | None = None) -> Iterator[dict[s
         if not more:
             return
         after = (page[-1]["created_at"], page[-1]["id"])
-
-

@@ -1,0 +1,65 @@
+"""Fixtures for the whole suite: an isolated environment and the reference server."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from screen_analysis.demo.config import DemoConfig
+from screen_analysis.demo.runner import DemoServer
+
+# --- Isolated environment ---------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Point HOME and the XDG dirs at temporary folders and drop SCREEN_ANALYSIS_* vars,
+    so no test reads or writes the real user's config, data or cache."""
+    home = tmp_path / "home"
+    for name, sub in (
+        ("HOME", home),
+        ("XDG_CONFIG_HOME", home / ".config"),
+        ("XDG_DATA_HOME", home / ".local" / "share"),
+        ("XDG_CACHE_HOME", home / ".cache"),
+    ):
+        sub.mkdir(parents=True, exist_ok=True)
+        monkeypatch.setenv(name, str(sub))
+    for name in list(os.environ):
+        if name.startswith("SCREEN_ANALYSIS_"):
+            monkeypatch.delenv(name)
+
+
+# --- Reference server ---------------------------------------------------------------------
+
+DEMO_NOW = datetime(2026, 11, 1, 12, 0, 0, tzinfo=UTC)
+
+
+def demo_config(**overrides: Any) -> DemoConfig:
+    """The suite's standard demo data (300 analyses, seed 7, fixed clock), with overrides."""
+    return dataclasses.replace(DemoConfig(analyses=300, seed=7, now=DEMO_NOW), **overrides)
+
+
+@pytest.fixture(scope="session")
+def demo_now() -> datetime:
+    """The fixed clock of the suite's demo data: 2026-11-01T12:00:00Z."""
+    return DEMO_NOW
+
+
+@pytest.fixture(scope="session")
+def demo_server() -> Iterator[DemoServer]:
+    """One reference server for the session; do not tune its faults (use fresh_demo_server)."""
+    with DemoServer(demo_config()) as server:
+        yield server
+
+
+@pytest.fixture
+def fresh_demo_server() -> Iterator[DemoServer]:
+    """A reference server of its own, for tests that tune faults or read the request log."""
+    with DemoServer(demo_config()) as server:
+        yield server
