@@ -9,7 +9,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import keyring
 import pytest
+from tests.auth.backends import MemoryKeyring
 
 from screen_analysis.demo.config import DemoConfig
 from screen_analysis.demo.runner import DemoServer
@@ -63,3 +65,21 @@ def fresh_demo_server() -> Iterator[DemoServer]:
     """A reference server of its own, for tests that tune faults or read the request log."""
     with DemoServer(demo_config()) as server:
         yield server
+
+
+# --- Keyring ------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def memory_keyring(
+    request: pytest.FixtureRequest, isolated_env: None, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[MemoryKeyring]:
+    """keyring's global backend set to an in-memory one (except for tests marked `keyring`),
+    so no test touches the developer's own keyring; put back afterwards."""
+    monkeypatch.delenv("PYTHON_KEYRING_BACKEND", raising=False)
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    if request.node.get_closest_marker("keyring") is None:
+        keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(previous)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -96,21 +96,9 @@ def configured_connection(ctx: CliContext) -> Connection:
             "run `screen-analysis login`, or try the demo with --demo",
             ExitCode.USAGE,
         )
-    env_key = os.environ.get("SCREEN_ANALYSIS_API_KEY")
-    if not env_key:
-        raise CliError(
-            "no API key: run `screen-analysis login` or set SCREEN_ANALYSIS_API_KEY",
-            ExitCode.AUTH,
-        )
-    return Connection(base_url=base_url, api_key=SecretStr(env_key), key_source="env")
+    from screen_analysis.cli.auth_commands import resolve_connection
 
-
-@contextlib.contextmanager
-def _closing(ctx: CliContext) -> Iterator[None]:
-    try:
-        yield
-    finally:
-        ctx.close()
+    return resolve_connection(ctx.settings)
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -181,12 +169,11 @@ def _register() -> None:
     cli.add_command(analyses)
     cli.add_command(projects)
     cli.add_command(demo_server)
-    with contextlib.suppress(ImportError):
-        from screen_analysis.cli.auth_commands import auth, login, logout
+    from screen_analysis.cli.auth_commands import auth, login, logout
 
-        cli.add_command(login)
-        cli.add_command(logout)
-        cli.add_command(auth)
+    cli.add_command(login)
+    cli.add_command(logout)
+    cli.add_command(auth)
 
 
 _register()

@@ -1,0 +1,1 @@
+"""Auth tests: the in-memory keyring fixture lives in tests/conftest.py."""
