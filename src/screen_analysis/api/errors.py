@@ -186,12 +186,21 @@ def error_for_status(
     details = extract_error_details(
         body, content_type=content_type, reason=httpx.codes.get_reason_phrase(status_code)
     )
-    common = {"error_type": details.error_type, "param": details.param}
     if status_code == 429:
         return RateLimitError(
-            details.message, request=request, retry_after=retry_after, **common
+            details.message,
+            request=request,
+            error_type=details.error_type,
+            param=details.param,
+            retry_after=retry_after,
         )
     cls = _STATUS_CLASSES.get(status_code)
     if cls is None:
         cls = ServerError if status_code >= 500 else APIError
-    return cls(details.message, request=request, status_code=status_code, **common)
+    return cls(
+        details.message,
+        request=request,
+        status_code=status_code,
+        error_type=details.error_type,
+        param=details.param,
+    )

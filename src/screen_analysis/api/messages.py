@@ -53,7 +53,7 @@ def extract_error_details(
     fallback = clean_message(reason) or "no message"
     if not text:
         return ErrorDetails(fallback)
-    if text[0] in "{[\"":
+    if text[0] in '{["':
         try:
             parsed = json.loads(text)
         except (ValueError, RecursionError):
@@ -85,9 +85,9 @@ def _from_json(value: Any) -> ErrorDetails | None:
         return None
     error = value.get("error")
     if isinstance(error, dict):
-        message = _first_message(error) or _text(error.get("type")) or _text(error.get("code"))
-        if message:
-            return ErrorDetails(message, _text(error.get("type")), _text(error.get("param")))
+        found = _first_message(error) or _text(error.get("type")) or _text(error.get("code"))
+        if found:
+            return ErrorDetails(found, _text(error.get("type")), _text(error.get("param")))
     elif isinstance(error, str) and error.strip():
         extra = _first_message(value)
         return ErrorDetails(clean_message(f"{error}: {extra}" if extra else error))

@@ -14,14 +14,22 @@ from pydantic import ValidationError
 
 from screen_analysis.api.errors import InvalidResponseError
 from screen_analysis.api.messages import clean_message, extract_message
-from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisPage, InvalidAnalysis, Project
+from screen_analysis.api.models import (
+    Analysis,
+    AnalysisItem,
+    AnalysisPage,
+    InvalidAnalysis,
+    Project,
+)
 
 
 def _refuse_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not valid JSON")
 
 
-def parse_json_object(body: bytes, *, request: str, content_type: str | None = None) -> dict[str, Any]:
+def parse_json_object(
+    body: bytes, *, request: str, content_type: str | None = None
+) -> dict[str, Any]:
     """The body as a JSON object, or InvalidResponseError saying what it was instead."""
     if not body.strip():
         raise InvalidResponseError("empty body", request=request)
@@ -30,17 +38,17 @@ def parse_json_object(body: bytes, *, request: str, content_type: str | None = N
     except RecursionError:
         raise InvalidResponseError("JSON nested too deeply", request=request) from None
     except ValueError as exc:
-        hint = extract_message(body, content_type=content_type)
-        kind = f" ({content_type.split(';')[0].strip()})" if content_type else ""
-        raise InvalidResponseError(
-            f"body is not JSON{kind}: {clean_message(str(exc), limit=80)}; starts {hint[:80]!r}",
-            request=request,
-        ) from None
+        raise InvalidResponseError(_not_json(body, content_type, exc), request=request) from None
     if not isinstance(value, dict):
-        raise InvalidResponseError(
-            f"expected a JSON object, got {_kind(value)}", request=request
-        )
+        raise InvalidResponseError(f"expected a JSON object, got {_kind(value)}", request=request)
     return value
+
+
+def _not_json(body: bytes, content_type: str | None, exc: ValueError) -> str:
+    if body.lstrip()[:1] in (b"{", b"["):
+        return f"malformed or truncated JSON ({clean_message(str(exc), limit=80)})"
+    kind = content_type.split(";")[0].strip() if content_type else "no content type"
+    return f"body is not JSON ({kind}): {extract_message(body, content_type=content_type)[:80]}"
 
 
 def parse_page(body: bytes, *, request: str, content_type: str | None = None) -> AnalysisPage:

@@ -1,0 +1,314 @@
+"""The asynchronous client of the Screen Analysis Service, on one shared httpx.AsyncClient."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable
+from types import TracebackType
+from typing import Self, TypeVar
+from urllib.parse import quote
+
+import httpx
+from pydantic import SecretStr
+
+from screen_analysis import __version__
+from screen_analysis.api import arguments
+from screen_analysis.api.errors import (
+    APIConnectionError,
+    APIError,
+    APITimeoutError,
+    InvalidArgumentError,
+    InvalidResponseError,
+    RedirectError,
+    ScreenAnalysisError,
+    error_for_status,
+)
+from screen_analysis.api.messages import clean_message
+from screen_analysis.api.models import AnalysisPage, Project
+from screen_analysis.api.pagination import AnalysisIterator, PageIterator
+from screen_analysis.api.parsing import parse_page, parse_project
+from screen_analysis.api.redirects import MAX_REDIRECTS, REDIRECT_STATUSES, redirect_target
+from screen_analysis.api.retry import RetryPolicy, is_retryable_status, parse_retry_after
+from screen_analysis.api.timeouts import Timeouts
+
+logger = logging.getLogger("screen_analysis.api")
+T = TypeVar("T")
+_HEADER_UNSAFE = re.compile(r"[^\x20-\x7e]")
+
+_TIMEOUT_PHASES = {
+    httpx.ConnectTimeout: "connect",
+    httpx.ReadTimeout: "read",
+    httpx.WriteTimeout: "write",
+    httpx.PoolTimeout: "pool",
+}
+
+
+class ScreenAnalysisClient:
+    """Typed access to the analyses listing and to projects.
+
+    One `httpx.AsyncClient` serves every request; use the client as an async context manager
+    or call `aclose()`. Requests are retried (`max_retries` times) on connection errors,
+    timeouts, 408/409/429 and 5xx. Proxy and CA settings come from the environment as in
+    httpx (HTTPS_PROXY, NO_PROXY, SSL_CERT_FILE) unless a `transport` is given.
+    """
+
+    def __init__(
+        self,
+        base_url: str | httpx.URL,
+        api_key: SecretStr,
+        *,
+        timeout: Timeouts | float = Timeouts(),  # noqa: B008 - frozen, shared safely
+        max_retries: int = 2,
+        transport: httpx.AsyncBaseTransport | None = None,
+        user_agent: str | None = None,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        self._base_url = arguments.check_base_url(base_url)
+        self._api_key = arguments.check_api_key(api_key)
+        if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
+            raise InvalidArgumentError(
+                "max_retries must be a non-negative integer", param="max_retries"
+            )
+        self.max_retries = max_retries
+        self.timeouts = timeout if isinstance(timeout, Timeouts) else Timeouts(*[timeout] * 4)
+        self.retry = retry or RetryPolicy()
+        agent = f"screen-analysis/{__version__}"
+        suffix = _HEADER_UNSAFE.sub("", clean_message(user_agent or "")).strip()
+        self.user_agent = f"{agent} {suffix}" if suffix else agent
+        self._http = httpx.AsyncClient(
+            transport=transport,
+            timeout=self.timeouts.to_httpx(),
+            follow_redirects=False,  # followed by hand, and only to the same origin
+            trust_env=True,
+            headers={"User-Agent": self.user_agent, "Accept": "application/json"},
+        )
+
+    @property
+    def base_url(self) -> str:
+        """The API's base URL, without trailing slash."""
+        return str(self._base_url).rstrip("/")
+
+    def __repr__(self) -> str:
+        return f"ScreenAnalysisClient(base_url={self.base_url!r}, max_retries={self.max_retries})"
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the connections; the client cannot be used afterwards."""
+        await self._http.aclose()
+
+    @property
+    def is_closed(self) -> bool:
+        """Whether `aclose()` has been called."""
+        return self._http.is_closed
+
+    async def list_analyses(
+        self,
+        project_id: str | None = None,
+        status: str | None = None,
+        limit: int = 20,
+        after: str | None = None,
+    ) -> AnalysisPage:
+        """One page of analyses matching the filters, starting after the cursor `after`."""
+        params = self._list_params(project_id, status, limit)
+        cursor = arguments.check_cursor(after)
+        if cursor is not None:
+            params["after"] = cursor
+        return await self._request(self._url("/v1/analyses", params), parse_page)
+
+    def iter_pages(
+        self,
+        project_id: str | None = None,
+        status: str | None = None,
+        limit: int = 20,
+        after: str | None = None,
+    ) -> PageIterator:
+        """Every page from `after` (or the start) until `next_cursor` is null; loops refused."""
+        params = self._list_params(project_id, status, limit)
+        arguments.check_cursor(after)
+
+        async def fetch(cursor: str | None) -> AnalysisPage:
+            return await self.list_analyses(project_id, status, limit, cursor)
+
+        def describe(cursor: str | None) -> str:
+            full = {**params, "after": cursor} if cursor is not None else params
+            return _describe(self._url("/v1/analyses", full))
+
+        return PageIterator(fetch, after=after, describe=describe)
+
+    def iter_analyses(
+        self,
+        project_id: str | None = None,
+        status: str | None = None,
+        page_size: int = 100,
+        max_items: int | None = None,
+    ) -> AnalysisIterator:
+        """Every analysis matching the filters, in server order, each id at most once."""
+        arguments.check_limit(page_size, name="page_size")
+        maximum = arguments.check_max_items(max_items)
+        pages = self.iter_pages(project_id, status, limit=page_size)
+        return AnalysisIterator(pages, max_items=maximum)
+
+    async def get_project(self, project_id: str) -> Project:
+        """The project with this id."""
+        checked = arguments.check_id(project_id, name="project_id")
+        url = self._url(f"/v1/projects/{quote(checked, safe='')}", {})
+        return await self._request(url, parse_project)
+
+    @staticmethod
+    def _list_params(project_id: object, status: object, limit: object) -> dict[str, str]:
+        params: dict[str, str] = {}
+        checked_project = arguments.check_optional_id(project_id, name="project_id")
+        checked_status = arguments.check_status(status)
+        checked_limit = arguments.check_limit(limit)
+        if checked_project is not None:
+            params["project_id"] = checked_project
+        if checked_status is not None:
+            params["status"] = checked_status
+        params["limit"] = str(checked_limit)
+        return params
+
+    def _url(self, path: str, params: dict[str, str]) -> httpx.URL:
+        prefix = self._base_url.path.rstrip("/")
+        return self._base_url.copy_with(path=prefix + path, params=params)
+
+    def _headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self._api_key.get_secret_value()}"}
+
+    async def _get(self, url: httpx.URL) -> tuple[bytes, str | None, str]:
+        """GET with retries: the body, its content type and the request's description."""
+        request = _describe(url)
+        attempt = 0
+        while True:
+            attempt += 1
+            started = time.monotonic()
+            try:
+                response, body = await self._send(url, request)
+            except ScreenAnalysisError as exc:
+                error: ScreenAnalysisError = exc
+                headers: httpx.Headers | None = None
+                retryable = isinstance(exc, APIConnectionError)
+            else:
+                logger.debug(
+                    "%s -> %s in %.0f ms",
+                    request,
+                    response.status_code,
+                    (time.monotonic() - started) * 1000,
+                )
+                if response.is_success:
+                    if response.status_code == 204 or not body.strip():
+                        raise InvalidResponseError(  # not retried: the server meant it
+                            f"empty body (status {response.status_code})",
+                            request=request,
+                            status_code=response.status_code,
+                        )
+                    return body, response.headers.get("content-type"), request
+                error = _status_error(response, body, request)
+                headers = response.headers
+                retryable = isinstance(error, APIError) and is_retryable_status(
+                    response.status_code, headers
+                )
+            error = self._redacted(error)
+            if not retryable or attempt > self.max_retries:
+                error.attempts = attempt
+                raise error
+            delay = self.retry.delay(attempt - 1, headers)
+            logger.info("%s: %s; retrying in %.2f s", request, error.detail, delay)
+            await self.retry.sleep(delay)
+
+    async def _request(self, url: httpx.URL, parse: Callable[..., T]) -> T:
+        """GET `url` (with retries) and parse the body; errors never carry the key."""
+        body, content_type, request = await self._get(url)
+        try:
+            return parse(body, request=request, content_type=content_type)
+        except ScreenAnalysisError as exc:
+            self._redacted(exc)
+            raise
+
+    def _redacted(self, error: ScreenAnalysisError) -> ScreenAnalysisError:
+        """`error` with the key cut out of its message, should a server echo it back."""
+        key = self._api_key.get_secret_value()
+        if key in error.message:
+            error.message = error.message.replace(key, "[redacted]")
+            error.args = (error.message,)
+        return error
+
+    async def _send(self, url: httpx.URL, request: str) -> tuple[httpx.Response, bytes]:
+        """One attempt, following redirects within the same origin only."""
+        for _hop in range(MAX_REDIRECTS + 1):
+            outgoing = self._http.build_request("GET", url, headers=self._headers())
+            try:
+                response = await self._http.send(outgoing, stream=True)
+                try:
+                    body = await response.aread()
+                finally:
+                    await response.aclose()
+            except httpx.TimeoutException as exc:
+                raise _timeout_error(exc, request, self.timeouts) from exc
+            except httpx.TransportError as exc:
+                raise APIConnectionError(_transport_message(exc), request=request) from exc
+            except httpx.DecodingError as exc:
+                raise InvalidResponseError(
+                    f"body could not be decoded: {exc}", request=request
+                ) from exc
+            if response.status_code not in REDIRECT_STATUSES:
+                return response, body
+            url = redirect_target(response, url, request)
+        raise RedirectError(
+            f"more than {MAX_REDIRECTS} redirects",
+            request=request,
+            status_code=response.status_code,
+        )
+
+
+def _describe(url: httpx.URL) -> str:
+    """ "GET /path?query": what errors and logs name; never headers."""
+    return "GET " + url.raw_path.decode("ascii", errors="replace")
+
+
+def _status_error(response: httpx.Response, body: bytes, request: str) -> ScreenAnalysisError:
+    if response.status_code < 400:
+        return InvalidResponseError(
+            f"unexpected status {response.status_code}",
+            request=request,
+            status_code=response.status_code,
+        )
+    return error_for_status(
+        response.status_code,
+        body,
+        request=request,
+        content_type=response.headers.get("content-type"),
+        retry_after=parse_retry_after(response.headers),
+    )
+
+
+def _timeout_error(
+    exc: httpx.TimeoutException, request: str, timeouts: Timeouts
+) -> APITimeoutError:
+    phase = next((name for cls, name in _TIMEOUT_PHASES.items() if isinstance(exc, cls)), None)
+    if phase is None:
+        return APITimeoutError("no response in time", request=request)
+    limit = getattr(timeouts, phase)
+    return APITimeoutError(f"{phase} timeout after {limit:g} s", request=request)
+
+
+def _transport_message(exc: httpx.TransportError) -> str:
+    text = clean_message(str(exc), limit=160) or type(exc).__name__
+    if isinstance(exc, httpx.RemoteProtocolError):
+        return f"response cut short ({text})"
+    if isinstance(exc, httpx.ProxyError):
+        return f"proxy refused the request ({text})"
+    if isinstance(exc, httpx.ReadError):
+        return f"connection lost while reading the response ({text})"
+    return text

@@ -1,0 +1,144 @@
+"""Cursor pagination that cannot loop: pages and analyses as self-iterating async iterators.
+
+`PageIterator` follows `next_cursor` until null and refuses any cursor it has already sent
+(A→B→A as well as a page pointing at itself). `AnalysisIterator` flattens pages into items,
+never yields the same id twice (it counts what it skipped) and gives up when several pages in
+a row bring nothing new, which no honest server does forever.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Self
+
+from screen_analysis.api.errors import PaginationLoopError
+from screen_analysis.api.messages import clean_message
+from screen_analysis.api.models import AnalysisItem, AnalysisPage
+
+FetchPage = Callable[[str | None], Awaitable[AnalysisPage]]
+"""Fetch the page that starts after the given cursor (None: the first page)."""
+
+DescribeRequest = Callable[[str | None], str]
+"""Name the request that fetches the page after the given cursor, for error messages."""
+
+MAX_STALLED_PAGES = 5
+
+
+def _short(cursor: str) -> str:
+    return repr(clean_message(cursor, limit=40))
+
+
+class PageIterator:
+    """Async iterator over pages, following `next_cursor` until null, guarded against loops."""
+
+    def __init__(
+        self,
+        fetch: FetchPage,
+        *,
+        after: str | None = None,
+        describe: DescribeRequest | None = None,
+    ) -> None:
+        self._fetch = fetch
+        self._describe = describe
+        self._next: str | None = after
+        self._seen: set[str] = {after} if after is not None else set()
+        self._done = False
+        self._loop: PaginationLoopError | None = None
+        self.pages_fetched = 0
+        self.last_page: AnalysisPage | None = None
+        self.last_request: str | None = None
+
+    def __aiter__(self) -> Self:
+        return self
+
+    async def __anext__(self) -> AnalysisPage:
+        if self._loop is not None:
+            error, self._loop = self._loop, None
+            raise error
+        if self._done:
+            raise StopAsyncIteration
+        sent = self._next
+        self.last_request = self._describe(sent) if self._describe else None
+        page = await self._fetch(sent)
+        self.pages_fetched += 1
+        self.last_page = page
+        cursor = page.next_cursor
+        self._done = True
+        if cursor is not None and cursor in self._seen:
+            # The page itself is delivered; the loop is reported when the next one is asked.
+            again = "the cursor just sent" if cursor == sent else "a cursor already followed"
+            self._loop = PaginationLoopError(
+                f"next_cursor {_short(cursor)} repeats {again} (page {self.pages_fetched})",
+                request=self.last_request,
+            )
+        elif cursor is not None:
+            self._done = False
+            self._seen.add(cursor)
+            self._next = cursor
+        return page
+
+    @property
+    def has_next_page(self) -> bool:
+        """Whether another page remains to be fetched (a detected loop still raises)."""
+        return not self._done or self._loop is not None
+
+    @property
+    def next_cursor(self) -> str | None:
+        """The cursor the next page is fetched with; None at the end or for a first page."""
+        return None if self._done else self._next
+
+
+class AnalysisIterator:
+    """Async iterator over the analyses of successive pages, each id yielded at most once.
+
+    Items without an id (invalid items) are always yielded; `max_items` stops early without
+    fetching further pages. `skipped_duplicates` counts repeated ids left out.
+    """
+
+    def __init__(
+        self,
+        pages: PageIterator,
+        *,
+        max_items: int | None = None,
+        max_stalled_pages: int = MAX_STALLED_PAGES,
+    ) -> None:
+        self._pages = pages
+        self._max_items = max_items
+        self._max_stalled = max_stalled_pages
+        self._buffer: deque[AnalysisItem] = deque()
+        self._seen_ids: set[str] = set()
+        self._stalled = 0
+        self.yielded = 0
+        self.skipped_duplicates = 0
+        self.total: int | None = None
+
+    def __aiter__(self) -> Self:
+        return self
+
+    async def __anext__(self) -> AnalysisItem:
+        if self._max_items is not None and self.yielded >= self._max_items:
+            raise StopAsyncIteration
+        while not self._buffer:
+            page = await anext(self._pages)
+            self.total = page.total
+            self._take(page)
+        self.yielded += 1
+        return self._buffer.popleft()
+
+    def _take(self, page: AnalysisPage) -> None:
+        fresh: deque[AnalysisItem] = deque()
+        for item in page.items:
+            if item.id is not None:
+                if item.id in self._seen_ids:
+                    self.skipped_duplicates += 1
+                    continue
+                self._seen_ids.add(item.id)
+            fresh.append(item)
+        self._stalled = 0 if fresh else self._stalled + 1
+        if self._stalled >= self._max_stalled and page.next_cursor is not None:
+            raise PaginationLoopError(
+                f"{self._stalled} pages in a row brought no new analyses",
+                request=self._pages.last_request,
+            )
+        self._buffer = fresh

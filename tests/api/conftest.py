@@ -1,0 +1,48 @@
+"""Clients for the API tests: real loopback servers, a recorded sleep instead of waiting."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from pydantic import SecretStr
+from tests.api.support import MakeClient, RecordedSleep
+
+from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.api.retry import RetryPolicy
+from screen_analysis.demo.runner import DemoServer
+
+
+@pytest.fixture
+def sleeps() -> RecordedSleep:
+    """The delays the client asked to sleep, in order."""
+    return RecordedSleep()
+
+
+@pytest.fixture
+async def make_client(sleeps: RecordedSleep) -> AsyncIterator[MakeClient]:
+    """Build clients for a server (or a base URL and key); closed after the test.
+
+    Jitter is off (random returns 0) so backoff delays are exact.
+    """
+    made: list[ScreenAnalysisClient] = []
+
+    def build(
+        server: DemoServer | None = None,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        **options: Any,
+    ) -> ScreenAnalysisClient:
+        url = base_url if base_url is not None else server.base_url if server else None
+        key = api_key if api_key is not None else server.api_key if server else "k" * 24
+        assert url is not None
+        options.setdefault("retry", RetryPolicy(sleep=sleeps, random=lambda: 0.0))
+        client = ScreenAnalysisClient(url, SecretStr(key), **options)
+        made.append(client)
+        return client
+
+    yield build
+    for client in made:
+        await client.aclose()

@@ -1,0 +1,57 @@
+"""Helpers shared by the API tests."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+
+from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.demo.runner import DemoServer
+
+MakeClient = Callable[..., ScreenAnalysisClient]
+
+
+class RecordedSleep:
+    """Stands in for asyncio.sleep: remembers each delay, returns at once."""
+
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.delays.append(seconds)
+
+
+class RecordingTransport(httpx.AsyncHTTPTransport):
+    """The real network transport, remembering each request it sent."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[httpx.Request] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.sent.append(request)
+        return await super().handle_async_request(request)
+
+
+def api_requests(server: DemoServer) -> list[Any]:
+    """The /v1 requests the server has logged so far."""
+    return [r for r in server.request_log if r.path.startswith("/v1/")]
+
+
+async def logged_requests(server: DemoServer, expected: int) -> list[Any]:
+    """The /v1 requests once `expected` are logged (the log is written after the reply)."""
+    for _ in range(200):
+        if len(api_requests(server)) >= expected:
+            await asyncio.sleep(0.02)  # let a surplus request show up too
+            break
+        await asyncio.sleep(0.01)
+    return api_requests(server)
+
+
+async def no_requests_since(server: DemoServer, before: int) -> bool:
+    """Whether no /v1 request was logged after the first `before` (late entries included)."""
+    await asyncio.sleep(0.05)
+    return len(api_requests(server)) == before

@@ -1,0 +1,134 @@
+"""Arguments are refused before any request is sent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import SecretStr
+from tests.api.support import MakeClient, api_requests, no_requests_since
+
+from screen_analysis.api import InvalidArgumentError, ScreenAnalysisClient, Timeouts
+from screen_analysis.demo.runner import DemoServer
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "param"),
+    [
+        ({"limit": 0}, "limit"),
+        ({"limit": 101}, "limit"),
+        ({"limit": -5}, "limit"),
+        ({"limit": "20"}, "limit"),
+        ({"limit": 20.0}, "limit"),
+        ({"limit": True}, "limit"),
+        ({"limit": None}, "limit"),
+        ({"status": "done"}, "status"),
+        ({"status": "FAILED"}, "status"),
+        ({"status": ""}, "status"),
+        ({"status": 1}, "status"),
+        ({"project_id": ""}, "project_id"),
+        ({"project_id": "   "}, "project_id"),
+        ({"project_id": "proj/1"}, "project_id"),
+        ({"project_id": "proj\x1b[2J"}, "project_id"),
+        ({"project_id": 7}, "project_id"),
+        ({"after": ""}, "after"),
+        ({"after": 3}, "after"),
+    ],
+)
+async def test_list_arguments_are_refused_before_any_request(
+    demo_server: DemoServer, make_client: MakeClient, kwargs: dict[str, Any], param: str
+) -> None:
+    before = len(api_requests(demo_server))
+    client = make_client(demo_server)
+    with pytest.raises(InvalidArgumentError) as caught:
+        await client.list_analyses(**kwargs)
+    with pytest.raises(InvalidArgumentError):
+        client.iter_pages(**kwargs)  # refused when asked, not at the first page
+    assert caught.value.param == param
+    assert isinstance(caught.value, ValueError)
+    assert "\n" not in str(caught.value) and "\x1b" not in str(caught.value)
+    assert await no_requests_since(demo_server, before)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "param"),
+    [
+        ({"page_size": 0}, "page_size"),
+        ({"page_size": 101}, "page_size"),
+        ({"max_items": 0}, "max_items"),
+        ({"max_items": -1}, "max_items"),
+        ({"max_items": 1.5}, "max_items"),
+        ({"status": "nope"}, "status"),
+    ],
+)
+async def test_iteration_arguments_are_refused_when_asked(
+    demo_server: DemoServer, make_client: MakeClient, kwargs: dict[str, Any], param: str
+) -> None:
+    before = len(api_requests(demo_server))
+    with pytest.raises(InvalidArgumentError) as caught:
+        make_client(demo_server).iter_analyses(**kwargs)
+    assert caught.value.param == param
+    assert await no_requests_since(demo_server, before)
+
+
+@pytest.mark.parametrize("project_id", ["", "a/b", "..", ".", None, "x\ny"])
+async def test_project_ids_are_refused_before_any_request(
+    demo_server: DemoServer, make_client: MakeClient, project_id: Any
+) -> None:
+    before = len(api_requests(demo_server))
+    with pytest.raises(InvalidArgumentError):
+        await make_client(demo_server).get_project(project_id)
+    assert await no_requests_since(demo_server, before)
+
+
+def test_limit_messages_name_the_bounds() -> None:
+    with pytest.raises(InvalidArgumentError, match=r"^limit must be from 1 to 100, got 101$"):
+        from screen_analysis.api.arguments import check_limit
+
+        check_limit(101)
+
+
+@pytest.mark.parametrize(
+    "base_url",
+    [
+        "",
+        "example.com",
+        "ftp://example.com",
+        "http://",
+        "http://h/?q=1",
+        "http://h/#f",
+        "http://user:pw@h/",
+        42,
+    ],
+)
+def test_bad_base_urls_are_refused(base_url: Any) -> None:
+    with pytest.raises(InvalidArgumentError, match="base URL"):
+        ScreenAnalysisClient(base_url, SecretStr("key"))
+
+
+@pytest.mark.parametrize("key", ["", "has space", "tab\tkey", "é-key", "line\nbreak"])
+def test_keys_that_cannot_be_a_header_are_refused(key: str) -> None:
+    with pytest.raises(InvalidArgumentError, match="api_key") as caught:
+        ScreenAnalysisClient("http://127.0.0.1:1", SecretStr(key))
+    assert key not in str(caught.value) or not key
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"max_retries": -1}, {"max_retries": 1.5}, {"max_retries": True}, {"timeout": 0}],
+)
+def test_bad_options_are_refused(options: dict[str, Any]) -> None:
+    with pytest.raises(InvalidArgumentError):
+        ScreenAnalysisClient("http://127.0.0.1:1", SecretStr("key"), **options)
+
+
+@pytest.mark.parametrize("value", [0, -1.0, float("nan"), "5", True])
+def test_timeouts_must_be_positive_numbers(value: Any) -> None:
+    with pytest.raises(InvalidArgumentError):
+        Timeouts(connect=value)
+
+
+async def test_timeouts_default_and_a_number_sets_them_all(make_client: MakeClient) -> None:
+    assert Timeouts() == Timeouts(connect=5.0, read=30.0, write=30.0, pool=10.0)
+    client = make_client(base_url="http://127.0.0.1:1", timeout=2.5)
+    assert client.timeouts == Timeouts(2.5, 2.5, 2.5, 2.5)

@@ -1,0 +1,103 @@
+"""The error-message extractor never assumes one format."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from screen_analysis.api.messages import MAX_MESSAGE_LENGTH, extract_error_details, extract_message
+
+
+def _json(value: object) -> bytes:
+    return json.dumps(value).encode()
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (
+            _json({"error": {"type": "not_found", "message": "No project proj_x"}}),
+            "No project proj_x",
+        ),
+        (_json({"error": "Unauthorized"}), "Unauthorized"),
+        (_json({"error": "invalid_grant", "message": "Key revoked"}), "invalid_grant: Key revoked"),
+        (_json({"detail": "Not Found"}), "Not Found"),
+        (
+            _json({"detail": [{"loc": ["query", "limit"], "msg": "Input should be <= 100"}]}),
+            "query.limit: Input should be <= 100",
+        ),
+        (_json({"message": "Rate limit exceeded"}), "Rate limit exceeded"),
+        (_json({"errors": ["first", "second"]}), "first; second"),
+        (_json({"errors": [{"message": "bad status", "field": "status"}]}), "status: bad status"),
+        (
+            _json({"title": "Bad Request", "detail": "limit too large"}),
+            "Bad Request: limit too large",
+        ),
+        (_json({"error": {"code": "E42"}}), "E42"),
+        (_json("just a string"), "just a string"),
+        (_json({"unexpected": 1}), '{"unexpected": 1}'),
+        (b"Service temporarily overloaded\n", "Service temporarily overloaded"),
+        (
+            b"<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>",
+            "502 Bad Gateway",
+        ),
+        (
+            b"<html><body><h1>Down</h1><p>for &amp; maintenance</p></body></html>",
+            "Down for & maintenance",
+        ),
+        (b"<html><head><style>p{}</style></head><body>Oops</body></html>", "Oops"),
+        (b"{not json", "{not json"),
+    ],
+)
+def test_extracts_a_message_from_every_format(body: bytes, expected: str) -> None:
+    assert extract_message(body, reason="Reason") == expected
+
+
+def test_the_documented_format_keeps_type_and_param() -> None:
+    body = _json({"error": {"type": "invalid_request", "message": "bad", "param": "limit"}})
+    details = extract_error_details(body)
+    assert (details.message, details.error_type, details.param) == (
+        "bad",
+        "invalid_request",
+        "limit",
+    )
+
+
+@pytest.mark.parametrize("body", [b"", b"   \n", b"\x00\x1b"])
+def test_an_empty_body_falls_back_to_the_reason_phrase(body: bytes) -> None:
+    assert extract_message(body, reason="Service Unavailable") == "Service Unavailable"
+
+
+def test_json_without_any_message_is_shown_compactly() -> None:
+    assert extract_message(_json({"error": {}}), reason="Bad Gateway") == '{"error": {}}'
+
+
+def test_no_body_and_no_reason_still_says_something() -> None:
+    assert extract_message(b"") == "no message"
+
+
+def test_control_characters_are_removed_and_lines_folded() -> None:
+    body = _json({"message": "bad\x1b[31m red\x07\nsecond line\u202e"})
+    message = extract_message(body)
+    assert "\x1b" not in message and "\x07" not in message and "\u202e" not in message
+    assert "\n" not in message
+    assert message.startswith("bad") and "second line" in message
+
+
+def test_html_entities_cannot_smuggle_control_characters() -> None:
+    assert "\x1b" not in extract_message(b"<html><title>&#27;[2J gone</title></html>")
+
+
+def test_long_messages_are_truncated() -> None:
+    message = extract_message(_json({"message": "x" * 10_000}))
+    assert len(message) == MAX_MESSAGE_LENGTH and message.endswith("…")
+
+
+def test_invalid_utf8_does_not_raise() -> None:
+    assert extract_message(b"\xff\xfe broken \xc3") != ""
+
+
+def test_deeply_nested_json_does_not_raise() -> None:
+    body = b"[" * 100_000 + b"]" * 100_000
+    assert isinstance(extract_message(body), str)

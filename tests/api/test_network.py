@@ -1,0 +1,240 @@
+"""The network as it really is: proxies, custom CAs, timeouts, refused and cut connections."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import ssl
+import subprocess
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from tests.api.support import MakeClient, RecordedSleep, logged_requests
+
+from screen_analysis.api import APIConnectionError, APITimeoutError, Timeouts
+from screen_analysis.demo.runner import DemoServer
+
+PAGE = json.dumps({"data": [{"id": "ana_p"}], "total": 1, "next_cursor": None}).encode()
+PROXY_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY")
+
+
+class CannedHTTPServer:
+    """A minimal HTTP/1.1 server on loopback answering every request with PAGE.
+
+    Serves as a forward proxy (it sees absolute-form request lines) and, with an SSL context,
+    as an HTTPS API.
+    """
+
+    def __init__(self) -> None:
+        self.request_lines: list[str] = []
+        self.port = 0
+
+    async def start(self, ssl_context: ssl.SSLContext | None = None) -> None:
+        server = await asyncio.start_server(self._handle, "127.0.0.1", 0, ssl=ssl_context)
+        self._server = server
+        self.port = server.sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        self._server.close()
+        await self._server.wait_closed()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+        except (asyncio.IncompleteReadError, ConnectionError, ssl.SSLError):
+            writer.close()
+            return
+        self.request_lines.append(head.split(b"\r\n", 1)[0].decode("latin-1"))
+        writer.write(
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n"
+            + f"content-length: {len(PAGE)}\r\n\r\n".encode()
+            + PAGE
+        )
+        await writer.drain()
+        writer.close()
+
+
+@pytest.fixture
+def no_proxy_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in PROXY_VARS:
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
+
+
+@pytest.fixture
+async def canned() -> AsyncIterator[CannedHTTPServer]:
+    server = CannedHTTPServer()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+async def test_http_proxy_from_the_environment_is_used(
+    no_proxy_env: None,
+    canned: CannedHTTPServer,
+    monkeypatch: pytest.MonkeyPatch,
+    make_client: MakeClient,
+) -> None:
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{canned.port}")
+    page = await make_client(base_url="http://api.example.test/prefix/").list_analyses(limit=3)
+    assert [item.id for item in page.items] == ["ana_p"]
+    assert canned.request_lines == [
+        "GET http://api.example.test/prefix/v1/analyses?limit=3 HTTP/1.1"
+    ]
+
+
+async def test_no_proxy_bypasses_the_proxy(
+    no_proxy_env: None,
+    canned: CannedHTTPServer,
+    demo_server: DemoServer,
+    monkeypatch: pytest.MonkeyPatch,
+    make_client: MakeClient,
+) -> None:
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{canned.port}")
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    page = await make_client(demo_server).list_analyses(limit=2)
+    assert len(page.items) == 2
+    assert canned.request_lines == []
+
+
+async def test_an_unreachable_proxy_is_a_connection_error(
+    no_proxy_env: None, monkeypatch: pytest.MonkeyPatch, make_client: MakeClient
+) -> None:
+    monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")
+    with pytest.raises(APIConnectionError):
+        await make_client(base_url="http://api.example.test", max_retries=0).list_analyses()
+
+
+@pytest.fixture(scope="module")
+def self_signed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
+    """A certificate for 127.0.0.1 and its key, made with the openssl command."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    folder = tmp_path_factory.mktemp("tls")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True,
+        capture_output=True,
+    )  # fmt: skip
+    yield cert, key
+
+
+async def test_ssl_cert_file_from_the_environment_is_trusted(
+    no_proxy_env: None,
+    self_signed: tuple[Path, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    make_client: MakeClient,
+) -> None:
+    cert, key = self_signed
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    server = CannedHTTPServer()
+    await server.start(context)
+    try:
+        monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+        page = await make_client(base_url=f"https://127.0.0.1:{server.port}").list_analyses()
+        assert page.total == 1
+
+        monkeypatch.delenv("SSL_CERT_FILE")
+        monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+        client = make_client(base_url=f"https://127.0.0.1:{server.port}", max_retries=0)
+        with pytest.raises(APIConnectionError, match="CERTIFICATE_VERIFY_FAILED"):
+            await client.list_analyses()
+    finally:
+        await server.stop()
+
+
+async def test_read_timeout_is_retried_then_a_timeout_error(
+    fresh_demo_server: DemoServer, make_client: MakeClient, sleeps: RecordedSleep
+) -> None:
+    fresh_demo_server.faults.latency_ms = 400
+    client = make_client(fresh_demo_server, timeout=Timeouts(connect=2, read=0.05))
+    with pytest.raises(APITimeoutError) as caught:
+        await client.list_analyses()
+    assert isinstance(caught.value, APIConnectionError)
+    assert str(caught.value) == (
+        "GET /v1/analyses?limit=20: timed out: read timeout after 0.05 s (after 3 attempts)"
+    )
+    assert sleeps.delays == [0.5, 1.0]
+    assert len(await logged_requests(fresh_demo_server, 3)) == 3
+
+
+async def test_refused_connection_is_retried_then_a_connection_error(
+    make_client: MakeClient, sleeps: RecordedSleep
+) -> None:
+    with pytest.raises(APIConnectionError) as caught:
+        await make_client(base_url="http://127.0.0.1:9").get_project("proj_1")
+    assert str(caught.value).startswith("GET /v1/projects/proj_1: connection failed: ")
+    assert str(caught.value).endswith("(after 3 attempts)")
+    assert sleeps.delays == [0.5, 1.0]
+
+
+class ResetMidBody(httpx.AsyncBaseTransport):
+    """Sends headers and half a body, then the connection is reset.
+
+    The reference server cannot drop a connection halfway, so this stands in for the wire.
+    """
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.calls += 1
+        return httpx.Response(200, headers={"content-type": "application/json"}, stream=_Cut())
+
+
+class _Cut(httpx.AsyncByteStream):
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        yield b'{"data": [{"id": "ana_1", "sta'
+        raise httpx.ReadError("[Errno 104] Connection reset by peer")
+
+
+async def test_a_connection_reset_mid_body_is_retried_then_one_line(
+    make_client: MakeClient, sleeps: RecordedSleep
+) -> None:
+    transport = ResetMidBody()
+    client = make_client(base_url="http://api.example.test", transport=transport)
+    with pytest.raises(APIConnectionError) as caught:
+        await client.list_analyses()
+    assert str(caught.value) == (
+        "GET /v1/analyses?limit=20: connection failed: connection lost while reading the "
+        "response ([Errno 104] Connection reset by peer) (after 3 attempts)"
+    )
+    assert transport.calls == 3 and sleeps.delays == [0.5, 1.0]
+
+
+async def test_base_url_prefix_and_trailing_slashes(make_client: MakeClient) -> None:
+    seen: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(str(request.url))
+        if "/projects/" in request.url.path:
+            return httpx.Response(200, json={"id": "proj 1/x", "name": "P"})
+        return httpx.Response(200, json={"data": [], "total": 0, "next_cursor": None})
+
+    transport = httpx.MockTransport(answer)
+    for base in ("https://h.example/api", "https://h.example/api/", "https://h.example/api//"):
+        await make_client(base_url=base, transport=transport).list_analyses(status="failed")
+    await make_client(base_url="https://h.example", transport=transport).get_project("proj 1?x")
+    assert seen == [
+        "https://h.example/api/v1/analyses?status=failed&limit=20",
+        "https://h.example/api/v1/analyses?status=failed&limit=20",
+        "https://h.example/api/v1/analyses?status=failed&limit=20",
+        "https://h.example/v1/projects/proj%201%3Fx",
+    ]
+
+
+async def test_the_client_closes_its_connections(
+    demo_server: DemoServer, make_client: MakeClient
+) -> None:
+    client = make_client(demo_server)
+    async with client as same:
+        assert same is client
+        await client.list_analyses(limit=1)
+    assert client.is_closed

@@ -1,0 +1,149 @@
+"""Cursor pagination: follows next_cursor to the end, never loops, never repeats an id."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tests.api.fake_pages import OffsetSource, ScriptedSource, page
+
+from screen_analysis.api.errors import InvalidResponseError, PaginationLoopError
+from screen_analysis.api.models import AnalysisItem, InvalidAnalysis
+from screen_analysis.api.pagination import AnalysisIterator, PageIterator
+
+
+async def collect(iterator: AnalysisIterator) -> list[AnalysisItem]:
+    return [item async for item in iterator]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    ids=st.lists(st.text(min_size=1, max_size=8), unique=True, max_size=120),
+    size=st.integers(min_value=1, max_value=100),
+)
+def test_each_analysis_once_in_order_for_any_data_and_page_size(ids: list[str], size: int) -> None:
+    source = OffsetSource(ids, size)
+    items = asyncio.run(collect(AnalysisIterator(PageIterator(source))))
+    assert [item.id for item in items] == ids
+    assert len(source.calls) == max(1, -(-len(ids) // size))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    ids=st.lists(st.integers(0, 30).map(str), max_size=80),
+    size=st.integers(min_value=1, max_value=10),
+)
+def test_repeated_ids_are_yielded_once_and_counted(ids: list[str], size: int) -> None:
+    iterator = AnalysisIterator(PageIterator(OffsetSource(ids, size)), max_stalled_pages=10_000)
+    items = asyncio.run(collect(iterator))
+    assert [item.id for item in items] == list(dict.fromkeys(ids))
+    assert iterator.skipped_duplicates == len(ids) - len(set(ids))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    count=st.integers(0, 60),
+    size=st.integers(1, 20),
+    max_items=st.integers(1, 80),
+)
+def test_max_items_stops_without_fetching_more_pages(count: int, size: int, max_items: int) -> None:
+    ids = [f"ana_{i}" for i in range(count)]
+    source = OffsetSource(ids, size)
+    items = asyncio.run(collect(AnalysisIterator(PageIterator(source), max_items=max_items)))
+    assert [item.id for item in items] == ids[:max_items]
+    needed = max(1, -(-min(max_items, count) // size))
+    assert len(source.calls) == needed
+
+
+async def test_the_first_cursor_is_none_then_each_next_cursor() -> None:
+    source = OffsetSource([f"ana_{i}" for i in range(5)], 2)
+    pages = [p async for p in PageIterator(source)]
+    assert source.calls == [None, "2", "4"]
+    assert [p.next_cursor for p in pages] == ["2", "4", None]
+
+
+async def test_starting_after_a_cursor() -> None:
+    source = OffsetSource([f"ana_{i}" for i in range(5)], 2)
+    pages = [p async for p in PageIterator(source, after="2")]
+    assert source.calls == ["2", "4"]
+    assert len(pages) == 2
+
+
+async def test_a_page_pointing_at_itself_is_a_loop() -> None:
+    source = ScriptedSource([page(["a"], "A"), page(["b"], "A")])
+    iterator = PageIterator(source, describe=lambda c: f"GET /v1/analyses?after={c}")
+    assert (await anext(iterator)).next_cursor == "A"
+    second = await anext(iterator)  # the looping page is still delivered
+    assert [item.id for item in second.items] == ["b"]
+    with pytest.raises(PaginationLoopError) as caught:
+        await anext(iterator)
+    assert "'A'" in str(caught.value) and "just sent" in str(caught.value)
+    assert str(caught.value).startswith("GET /v1/analyses?after=A: pagination loop:")
+    assert source.calls == [None, "A"]
+    with pytest.raises(StopAsyncIteration):
+        await anext(iterator)
+
+
+async def test_a_to_b_to_a_is_a_loop() -> None:
+    source = ScriptedSource([page(["a"], "A"), page(["b"], "B"), page(["c"], "A")])
+    items = []
+    with pytest.raises(PaginationLoopError) as caught:
+        async for item in AnalysisIterator(PageIterator(source)):
+            items.append(item.id)
+    assert items == ["a", "b", "c"]
+    assert "already followed" in str(caught.value)
+    assert isinstance(caught.value, InvalidResponseError)
+    assert source.calls == [None, "A", "B"]
+
+
+async def test_returning_to_the_starting_cursor_is_a_loop() -> None:
+    source = ScriptedSource([page(["b"], "B"), page(["c"], "START")])
+    with pytest.raises(PaginationLoopError):
+        [p async for p in PageIterator(source, after="START")]
+
+
+async def test_fresh_cursors_with_nothing_new_stop_after_a_few_pages() -> None:
+    pages = [page(["a"], "c0")] + [page(["a"], f"c{i + 1}") for i in range(10)]
+    source = ScriptedSource(pages)
+    iterator = AnalysisIterator(PageIterator(source), max_stalled_pages=3)
+    with pytest.raises(PaginationLoopError, match="3 pages in a row"):
+        await collect(iterator)
+    assert len(source.calls) == 4
+    assert iterator.skipped_duplicates == 3
+
+
+async def test_empty_pages_with_a_cursor_are_followed_a_few_times() -> None:
+    source = ScriptedSource([page([], "c1"), page([], "c2"), page(["a"], None)])
+    items = await collect(AnalysisIterator(PageIterator(source)))
+    assert [item.id for item in items] == ["a"]
+
+
+async def test_invalid_items_without_id_are_always_yielded() -> None:
+    first = page(["a"], "A")
+    first = first.model_copy(update={"items": [*first.items, InvalidAnalysis(reason="x")]})
+    second = page(["b"], None).model_copy(update={"items": [InvalidAnalysis(reason="y")]})
+    items = await collect(AnalysisIterator(PageIterator(ScriptedSource([first, second]))))
+    assert [type(item).__name__ for item in items] == [
+        "Analysis",
+        "InvalidAnalysis",
+        "InvalidAnalysis",
+    ]
+
+
+async def test_total_and_counters_are_exposed() -> None:
+    source = ScriptedSource([page(["a", "b"], "A", total=3), page(["b", "c"], None, total=3)])
+    iterator = AnalysisIterator(PageIterator(source))
+    assert [item.id for item in await collect(iterator)] == ["a", "b", "c"]
+    assert (iterator.total, iterator.yielded, iterator.skipped_duplicates) == (3, 3, 1)
+
+
+async def test_has_next_page_and_next_cursor() -> None:
+    iterator = PageIterator(OffsetSource(["a", "b", "c"], 2))
+    assert iterator.has_next_page and iterator.next_cursor is None
+    await anext(iterator)
+    assert iterator.has_next_page and iterator.next_cursor == "2"
+    await anext(iterator)
+    assert not iterator.has_next_page and iterator.next_cursor is None
+    assert iterator.pages_fetched == 2

@@ -1,0 +1,83 @@
+"""Backoff and Retry-After parsing, as in the Stainless SDKs."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
+
+import httpx
+import pytest
+
+from screen_analysis.api.retry import RetryPolicy, is_retryable_status, parse_retry_after
+
+NOW = datetime(2025, 1, 1, 12, 0, 0, tzinfo=UTC)
+
+
+def policy(jitter_draw: float = 0.0) -> RetryPolicy:
+    return RetryPolicy(random=lambda: jitter_draw, now=lambda: NOW)
+
+
+@pytest.mark.parametrize(
+    ("retry", "expected"),
+    [(0, 0.5), (1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0), (10, 8.0), (10_000, 8.0)],
+)
+def test_backoff_doubles_from_half_a_second_and_is_capped(retry: int, expected: float) -> None:
+    assert policy().backoff(retry) == expected
+
+
+def test_jitter_takes_off_at_most_a_quarter() -> None:
+    assert policy(jitter_draw=1.0).backoff(0) == pytest.approx(0.375)
+    assert policy(jitter_draw=0.5).backoff(4) == pytest.approx(7.0)
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        ({"Retry-After": "3"}, 3.0),
+        ({"Retry-After": " 1.5 "}, 1.5),
+        ({"retry-after-ms": "250"}, 0.25),
+        ({"retry-after-ms": "250", "Retry-After": "9"}, 0.25),
+        ({"retry-after-ms": "soon", "Retry-After": "9"}, 9.0),
+        ({"Retry-After": format_datetime(NOW + timedelta(seconds=7), usegmt=True)}, 7.0),
+        ({"Retry-After": "next tuesday"}, None),
+        ({"Retry-After": "nan"}, None),
+        ({}, None),
+    ],
+)
+def test_parse_retry_after(headers: dict[str, str], expected: float | None) -> None:
+    assert parse_retry_after(httpx.Headers(headers), now=lambda: NOW) == expected
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        ({"Retry-After": "2"}, 2.0),
+        ({"Retry-After": "60"}, 60.0),
+        ({"Retry-After": "61"}, 1.0),  # over the cap: back to backoff
+        ({"Retry-After": "0"}, 1.0),
+        ({"Retry-After": "-5"}, 1.0),
+        ({"Retry-After": format_datetime(NOW - timedelta(seconds=30), usegmt=True)}, 1.0),
+        ({"Retry-After": format_datetime(NOW + timedelta(hours=2), usegmt=True)}, 1.0),
+        (None, 1.0),
+    ],
+)
+def test_delay_honours_a_sane_retry_after_else_backs_off(
+    headers: dict[str, str] | None, expected: float
+) -> None:
+    given = httpx.Headers(headers) if headers is not None else None
+    assert policy().delay(1, given) == expected
+
+
+@pytest.mark.parametrize("status", [408, 409, 429, 500, 502, 503, 504])
+def test_retryable_statuses(status: int) -> None:
+    assert is_retryable_status(status)
+
+
+@pytest.mark.parametrize("status", [400, 401, 403, 404, 422])
+def test_client_errors_are_not_retried(status: int) -> None:
+    assert not is_retryable_status(status)
+
+
+def test_the_server_may_override_with_x_should_retry() -> None:
+    assert not is_retryable_status(503, httpx.Headers({"x-should-retry": "false"}))
+    assert is_retryable_status(400, httpx.Headers({"x-should-retry": "true"}))
