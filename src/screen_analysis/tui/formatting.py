@@ -20,8 +20,10 @@ DASH = "—"
 
 def status_glyph(status: AnalysisStatus | str | None) -> str:
     """The glyph of a status; `?` for a value the document does not name."""
-    return STATUS_GLYPHS.get(status, UNKNOWN_GLYPH) if isinstance(status, AnalysisStatus) else (
-        UNKNOWN_GLYPH
+    return (
+        STATUS_GLYPHS.get(status, UNKNOWN_GLYPH)
+        if isinstance(status, AnalysisStatus)
+        else (UNKNOWN_GLYPH)
     )
 
 

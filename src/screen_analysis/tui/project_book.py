@@ -1,0 +1,55 @@
+"""What the app knows about projects: each one fetched once, its state kept (headless)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from screen_analysis.api.models import Project
+from screen_analysis.safe_text import clean
+
+
+@dataclass(frozen=True)
+class KnownProject:
+    """A project as far as it is known: fetched (ok), being fetched, unknown or unreachable."""
+
+    project_id: str
+    project: Project | None = None
+    state: str = "loading"  # loading | ok | missing | error
+
+
+class ProjectBook:
+    """Projects seen so far, in the order they were first seen."""
+
+    def __init__(self) -> None:
+        """Start knowing nothing."""
+        self._known: dict[str, KnownProject] = {}
+
+    def get(self, project_id: str) -> KnownProject | None:
+        """What is known about `project_id`."""
+        return self._known.get(project_id)
+
+    def claim(self, project_ids: Iterable[str | None]) -> list[str]:
+        """The ids not seen before, now marked as loading (each id is fetched once)."""
+        new = []
+        for project_id in project_ids:
+            if project_id and project_id not in self._known:
+                self._known[project_id] = KnownProject(project_id)
+                new.append(project_id)
+        return new
+
+    def record(self, known: KnownProject) -> None:
+        """Keep the latest state of a project."""
+        self._known[known.project_id] = known
+
+    def forget(self, project_id: str) -> None:
+        """Drop a project (an unknown id that was not added)."""
+        self._known.pop(project_id, None)
+
+    def names(self) -> dict[str, str]:
+        """Cleaned names of the fetched projects, by id."""
+        return {
+            k.project_id: clean(k.project.name)
+            for k in self._known.values()
+            if k.project is not None and clean(k.project.name)
+        }

@@ -1,0 +1,67 @@
+"""The line under the table: how many rows are loaded, and whether more are coming."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from screen_analysis.safe_text import clean
+
+
+@dataclass(frozen=True)
+class PagingStatus:
+    """What the status line says: counts, and one of idle/loading/end/error."""
+
+    loaded: int = 0
+    total: int | None = None
+    state: str = "loading"  # idle | loading | end | error
+    error: str = ""
+
+
+def describe(status: PagingStatus) -> tuple[str, str]:
+    """The counts part and the state part, as plain text."""
+    counts = f"Loaded {status.loaded:,}"
+    if status.total is not None:
+        counts += f" of {status.total:,}"
+    if status.state == "loading":
+        return counts, "loading…"
+    if status.state == "end":
+        return counts, "end"
+    if status.state == "error":
+        return counts, f"{clean(status.error)} — r to retry"
+    return counts, ""
+
+
+class StatusLine(Widget):
+    """Renders a `PagingStatus`; server text in it is shown literally."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "status-line--state",
+        "status-line--error",
+    }
+
+    DEFAULT_CSS = """
+    StatusLine {
+        height: 1;
+        padding: 0 1;
+        background: $panel;
+        color: $foreground;
+        & > .status-line--state { color: $foreground-muted; }
+        & > .status-line--error { color: $error; text-style: bold; }
+    }
+    """
+
+    status: reactive[PagingStatus] = reactive(PagingStatus, layout=False)
+    """The paging status shown."""
+
+    def render(self) -> Content:
+        """Counts, a separator and the state; an error in the error colour."""
+        counts, state = describe(self.status)
+        if not state:
+            return Content(counts)
+        part = "status-line--error" if self.status.state == "error" else "status-line--state"
+        return Content(counts) + Content(" · ") + Content.styled(state, self.get_visual_style(part))
