@@ -32,7 +32,11 @@ async def test_the_demo_button_starts_the_demo_and_browses(
 
 async def test_connecting_with_a_url_and_a_key(tmp_path: Path, demo_server: DemoServer) -> None:
     saved: list[Connection] = []
-    app = make_app(tmp_path, None, save_key=saved.append)
+
+    async def save_key(connection: Connection) -> None:
+        saved.append(connection)
+
+    app = make_app(tmp_path, None, save_key=save_key)
     async with app.run_test(size=(80, 24)) as pilot:
         assert isinstance(app.screen, WelcomeScreen)
         await pilot.click("#base-url")
@@ -45,6 +49,7 @@ async def test_connecting_with_a_url_and_a_key(tmp_path: Path, demo_server: Demo
         screen = await settled(pilot)
         assert len(screen.table.items) == 100
         assert [c.base_url for c in saved] == [demo_server.base_url]
+        assert demo_server.base_url in (tmp_path / "config.toml").read_text()
         assert not app.screen.query("Input")  # the key field is gone
 
 
@@ -57,3 +62,27 @@ async def test_a_plain_http_address_elsewhere_is_refused(tmp_path: Path) -> None
         assert isinstance(app.screen, WelcomeScreen)
         message = str(app.screen.query_one("#welcome-error").render())
         assert "plain HTTP" in message
+
+
+async def test_a_refused_key_stays_on_the_welcome_and_is_not_kept(
+    tmp_path: Path, demo_server: DemoServer
+) -> None:
+    saved: list[Connection] = []
+
+    async def save_key(connection: Connection) -> None:
+        saved.append(connection)
+
+    app = make_app(tmp_path, None, save_key=save_key)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.click("#base-url")
+        await pilot.press(*demo_server.base_url, "enter", *"wrong-key")
+        app.screen.query_one("#store-key").focus()
+        await pilot.press("space")
+        app.screen.query_one("#connect").focus()
+        await pilot.press("enter")
+        await wait_until(
+            pilot, lambda: "refused" in str(app.screen.query_one("#welcome-error").render())
+        )
+        assert isinstance(app.screen, WelcomeScreen)
+        assert saved == []
+        assert not (tmp_path / "config.toml").exists()

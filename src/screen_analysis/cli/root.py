@@ -34,6 +34,7 @@ class CliContext:
     settings: Settings
     demo: bool = False
     debug: bool = False
+    demo_options: dict[str, Any] = field(default_factory=dict)  # DemoConfig fields
     _connection: Connection | None = None
     _stack: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)
 
@@ -55,9 +56,13 @@ class CliContext:
             self._connection = configured_connection(self)
         return self._connection
 
+    def use_connection(self, connection: Connection) -> None:
+        """Adopt a connection resolved by the caller (its key is then redacted too)."""
+        self._connection = connection
+
     def start_demo(self) -> Connection:
         """Switch to the embedded demo server (the welcome screen offers it)."""
-        self._connection = start_demo_connection(self._stack)
+        self._connection = start_demo_connection(self._stack, **self.demo_options)
         self.demo = True
         return self._connection
 
@@ -169,6 +174,9 @@ def _register() -> None:
     cli.add_command(analyses)
     cli.add_command(projects)
     cli.add_command(demo_server)
+    from screen_analysis.cli.serve import serve
+
+    cli.add_command(serve)
     from screen_analysis.cli.auth_commands import auth, login, logout
 
     cli.add_command(login)
