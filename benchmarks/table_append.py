@@ -35,6 +35,7 @@ from screen_analysis.tui.formatting import (
     status_glyph,
     status_word,
 )
+from screen_analysis.tui.themes import variable_defaults
 from screen_analysis.tui.widgets.analyses_table import AnalysesTable
 
 FULL_SIZES = (1_000, 10_000, 100_000)
@@ -101,6 +102,10 @@ class BenchApp(App[None]):
     def __init__(self, kind: str) -> None:
         super().__init__()
         self.kind = kind
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        """The app's colour variables ($status-*), which the table's styles use."""
+        return variable_defaults(self.current_theme)
 
     def compose(self) -> ComposeResult:
         if self.kind == "AnalysesTable":

@@ -39,6 +39,14 @@ def utc_local_time() -> Iterator[None]:
     time.tzset()
 
 
+@pytest.fixture(autouse=True)
+def truecolor_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A truecolor terminal without NO_COLOR, so the app's colour mode does not depend on
+    the environment the tests run in."""
+    monkeypatch.setenv("COLORTERM", "truecolor")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
 def connection_to(server: DemoServer, *, api_key: str | None = None) -> Connection:
     """A connection to `server` (shown as "demo" so no port number reaches a snapshot)."""
     return Connection(
@@ -54,6 +62,7 @@ def make_app(
     max_retries: int = 0,
     transport: httpx.AsyncBaseTransport | None = None,
     start_demo: Callable[[], Connection] | None = None,
+    refresh_interval: float = 5.0,
     **kwargs: Any,
 ) -> ScreenAnalysisApp:
     """The app as the composition root builds it, with a fixed clock and a private state file."""
@@ -65,7 +74,12 @@ def make_app(
         )
 
     return ScreenAnalysisApp(
-        Settings(projects=projects, state_path=state, config_path=tmp_path / "config.toml"),
+        Settings(
+            projects=projects,
+            state_path=state,
+            config_path=tmp_path / "config.toml",
+            refresh_interval=refresh_interval,
+        ),
         connection,
         RememberedProjects(state),
         clock=lambda: DEMO_NOW_FIXED,

@@ -14,6 +14,7 @@ from textual.message import Message
 from textual.pilot import Pilot
 
 from screen_analysis.api.models import Analysis, AnalysisItem, InvalidAnalysis
+from screen_analysis.tui.themes import variable_defaults
 from screen_analysis.tui.widgets import analyses_table
 from screen_analysis.tui.widgets.analyses_table import AnalysesTable, fit_cell, layout_columns
 
@@ -46,6 +47,10 @@ class TableApp(App[None]):
         super().__init__()
         self.threshold = threshold
         self.messages: list[Message] = []
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        """The app's colour variables ($status-*), which the table's styles use."""
+        return variable_defaults(self.current_theme)
 
     def compose(self) -> ComposeResult:
         yield AnalysesTable(clock=lambda: NOW, near_end_threshold=self.threshold)

@@ -10,6 +10,7 @@ from screen_analysis.demo.generator import AnalysisRow
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.tui.screens.error import ErrorScreen
 from screen_analysis.tui.screens.help import HelpScreen
+from screen_analysis.tui.screens.login import LoginScreen
 from screen_analysis.tui.screens.show_url import ShowUrlDialog
 from screen_analysis.tui.widgets.analyses_table import AnalysesTable
 
@@ -107,7 +108,7 @@ async def test_a_rejected_key_mid_session_shows_a_screen_and_keeps_the_rows(
         screen = await settled(pilot)
         server.faults.inject(401)
         await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, ErrorScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, LoginScreen))
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen
@@ -122,9 +123,9 @@ async def test_a_wrong_key_at_start_explains_what_to_do(
 ) -> None:
     app = make_app(tmp_path, connection_to(demo_server, api_key="wrong"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, ErrorScreen))
-        assert isinstance(app.screen, ErrorScreen)
-        assert "refused the API key" in app.screen.problem.title
+        await wait_until(pilot, lambda: isinstance(app.screen, LoginScreen))
+        message = str(app.screen.query_one("#login-message").render())
+        assert "401" in message and "valid key" in message
 
 
 async def test_an_unreachable_server_explains_what_to_do(

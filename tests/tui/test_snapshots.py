@@ -5,6 +5,7 @@ Regenerate with `uv run pytest tests/tui --snapshot-update` and look at the resu
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -89,7 +90,8 @@ def test_empty_project(
 
 @pytest.mark.parametrize("size", SIZES)
 def test_error(snap_compare: Compare, tmp_path: Path, demo_server: DemoServer, size: Any) -> None:
-    app = make_app(tmp_path, connection_to(demo_server, api_key="not-the-key"))
+    unreachable = dataclasses.replace(connection_to(demo_server), base_url="http://127.0.0.1:9")
+    app = make_app(tmp_path, unreachable)
 
     async def wait(pilot: Pilot[Any]) -> None:
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ErrorScreen))

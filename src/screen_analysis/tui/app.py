@@ -12,17 +12,27 @@ from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
 from screen_analysis.api.client import ScreenAnalysisClient
-from screen_analysis.config import Connection, Settings
+from screen_analysis.config import ConfigError, Connection, Settings, save_config_values
 from screen_analysis.safe_text import clean
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.commands import MainCommands
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.screens.help import HelpScreen
+from screen_analysis.tui.screens.login import LoginScreen
 from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.screens.welcome import WelcomeScreen
+from screen_analysis.tui.sign_in import SaveKey, SignIn, SignInError
+from screen_analysis.tui.theme_provider import ThemePicker
+from screen_analysis.tui.themes import (
+    DEFAULT_THEME,
+    ThemeLoad,
+    load_themes,
+    register_themes,
+    user_theme_dir,
+    variable_defaults,
+)
 
 ClientFactory = Callable[[Connection], ScreenAnalysisClient]
-SaveKey = Callable[[Connection], None]
 
 
 def default_client(connection: Connection) -> ScreenAnalysisClient:
@@ -33,10 +43,12 @@ def default_client(connection: Connection) -> ScreenAnalysisClient:
 class ScreenAnalysisApp(App[int]):
     """Browse projects and analyses of a Screen Analysis Service.
 
-    Built by the composition root with settings, a connection (None: the welcome screen asks
-    for one), the remembered projects and a clock. `start_demo` starts the embedded server and
-    returns its connection; `save_key` stores a key typed on the welcome screen; `make_client`
-    lets tests choose client options.
+    Built by the composition root with settings, a connection (None: the login screen asks
+    for a key when a base URL is configured, else the welcome screen offers the demo), the
+    remembered projects and a clock. `start_demo` starts the embedded server and returns its
+    connection; `save_key` stores a key the server accepted (in the keyring); `start_message`
+    says why there is no connection (no usable keyring, a refused address); `make_client` lets
+    tests choose client options.
     """
 
     TITLE = "screen-analysis"
@@ -57,8 +69,13 @@ class ScreenAnalysisApp(App[int]):
         *,
         save_key: SaveKey | None = None,
         make_client: ClientFactory = default_client,
+        themes: ThemeLoad | None = None,
+        start_message: str = "",
     ) -> None:
-        """Remember what to connect to; nothing is opened before mount."""
+        """Remember what to connect to; nothing is opened before mount.
+
+        `themes` are the loaded theme files (None: load the shipped and the user's now).
+        """
         super().__init__()
         self.settings = settings
         self.connection = connection
@@ -67,16 +84,35 @@ class ScreenAnalysisApp(App[int]):
         self.start_demo = start_demo
         self.save_key = save_key
         self.make_client = make_client
+        self.start_message = start_message
         self.client: ScreenAnalysisClient | None = None
-        if settings.theme and settings.theme in self.available_themes:
-            self.theme = settings.theme
+        self.themes_loaded = themes if themes is not None else load_themes(user_theme_dir())
+        register_themes(self, self.themes_loaded.themes)
+        self._theme_note = ""
+        wanted = settings.theme or DEFAULT_THEME
+        if wanted not in self.available_themes:
+            self._theme_note = f"The theme {wanted!r} is not available; using {DEFAULT_THEME}."
+            wanted = DEFAULT_THEME
+        self.theme = wanted
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        """The app's variables ($status-*, $score-*) derived from the current theme."""
+        defaults = variable_defaults(self.current_theme)
+        # Textual's ANSI themes define no $foreground-disabled; the widgets use it.
+        return {"foreground-disabled": defaults["score-bar-empty"], **defaults}
 
     async def on_mount(self) -> None:
-        """Browse when connected, else welcome."""
-        if self.connection is None:
-            await self.push_screen(self._welcome())
-        else:
+        """Report theme problems once; browse when connected, else welcome."""
+        # Without colour, or in 16 colours, the cursor and focus also get text styles.
+        low_colour = self.no_color or self.console.color_system in (None, "standard", "windows")
+        self.set_class(low_colour, "-low-colour")
+        self._report_theme_problems()
+        if self.connection is not None:
             await self._browse(self.connection)
+        elif self.settings.base_url or self.start_message:
+            await self.push_screen(self._login(self.start_message), self._signed_in)
+        else:
+            await self.push_screen(self._welcome())
 
     async def on_unmount(self) -> None:
         """Close the client's connections."""
@@ -90,6 +126,28 @@ class ScreenAnalysisApp(App[int]):
             allow_insecure_http=self.settings.allow_insecure_http,
             message=message,
         )
+
+    def _sign_in(self, *, store: bool = True, demo: bool = False) -> SignIn:
+        keep = store and not demo
+        return SignIn(
+            self.make_client,
+            self.save_key if keep else None,
+            self.settings.config_path if keep else None,
+        )
+
+    def _login(self, message: str = "", *, renewing: Connection | None = None) -> LoginScreen:
+        return LoginScreen(
+            self._sign_in(demo=renewing is not None and renewing.is_demo),
+            base_url=renewing.base_url if renewing else self.settings.base_url,
+            message=message,
+            demo_available=self.start_demo is not None,
+            allow_insecure_http=self.settings.allow_insecure_http,
+            renewing=renewing is not None,
+        )
+
+    async def _signed_in(self, connection: Connection | None) -> None:
+        if connection is not None:
+            await self._browse(connection)
 
     async def _close_client(self) -> None:
         if self.client is not None:
@@ -114,6 +172,7 @@ class ScreenAnalysisApp(App[int]):
         await self.push_screen(screen)
 
     @on(WelcomeScreen.DemoRequested)
+    @on(LoginScreen.DemoRequested)
     def _demo_requested(self) -> None:
         self._start_demo()
 
@@ -124,10 +183,47 @@ class ScreenAnalysisApp(App[int]):
         return self.start_demo()
 
     @on(WelcomeScreen.ConnectRequested)
-    async def _connect_requested(self, event: WelcomeScreen.ConnectRequested) -> None:
-        if event.store_key and self.save_key is not None:
-            self.save_key(event.connection)
-        await self._browse(event.connection)
+    def _connect_requested(self, event: WelcomeScreen.ConnectRequested) -> None:
+        self._connect_from_welcome(event.connection, event.store_key)
+
+    @work(exclusive=True, group="sign-in", exit_on_error=False)
+    async def _connect_from_welcome(self, connection: Connection, store: bool) -> None:
+        """Check the key typed on the welcome screen; keep it if asked; browse."""
+        sign_in = self._sign_in(store=store)
+        try:
+            await sign_in.check(connection)
+        except SignInError as exc:
+            if isinstance(self.screen, WelcomeScreen):
+                self.screen.show_message(str(exc))
+            return
+        connection, note = await sign_in.store(connection)
+        await self._browse(connection)
+        if note:
+            self.notify(note, severity="warning", timeout=20, markup=False)
+
+    @on(MainScreen.KeyRejected)
+    def _key_rejected(self, event: MainScreen.KeyRejected) -> None:
+        """The login screen over the main one; its rows stay, and what failed is retried."""
+        main, old = event.screen, self.connection
+        if old is None:
+            return
+        message = event.detail
+        if old.key_source == "env":
+            message += (
+                " The key came from SCREEN_ANALYSIS_API_KEY, which still wins at the next start."
+            )
+
+        async def renewed(connection: Connection | None) -> None:
+            if connection is None:
+                main.resume(None)
+                return
+            stale, self.client = self.client, self.make_client(connection)
+            self.connection = connection
+            main.resume(self.client)
+            if stale is not None:
+                await stale.aclose()
+
+        self.push_screen(self._login(message, renewing=old), renewed)
 
     @on(MainScreen.ChangeConnection)
     async def _change_connection(self) -> None:
@@ -142,8 +238,32 @@ class ScreenAnalysisApp(App[int]):
             return
         if event.state is WorkerState.SUCCESS and isinstance(event.worker.result, Connection):
             await self._browse(event.worker.result)
-        elif event.state is WorkerState.ERROR and isinstance(self.screen, WelcomeScreen):
+        elif event.state is WorkerState.ERROR and isinstance(
+            self.screen, WelcomeScreen | LoginScreen
+        ):
             self.screen.show_message("The demo server did not start: " + str(event.worker.error))
+
+    def _report_theme_problems(self) -> None:
+        problems = self.themes_loaded.problems
+        lines = [self._theme_note] if self._theme_note else []
+        if problems:
+            lines.append(f"Skipped {len(problems)} theme file(s):")
+            lines.extend(clean(str(problem)) for problem in problems)
+        if lines:
+            self.notify("\n".join(lines), severity="warning", timeout=12, markup=False)
+
+    def action_change_theme(self) -> None:
+        """Choose a theme with a live preview; the one kept is saved in the config file."""
+        if not isinstance(self.screen, ThemePicker):
+            self.push_screen(ThemePicker(on_chosen=self._save_theme))
+
+    def _save_theme(self, name: str) -> None:
+        try:
+            save_config_values(self.settings.config_path, theme=name)
+        except (OSError, ConfigError) as exc:
+            self.notify(
+                "The theme was not saved: " + clean(str(exc)), severity="warning", markup=False
+            )
 
     def action_help(self) -> None:
         """Show the keys."""
@@ -153,3 +273,20 @@ class ScreenAnalysisApp(App[int]):
     async def action_quit(self) -> None:
         """Quit with exit code 0."""
         self.exit(0)
+
+    def _fatal_error(self) -> None:
+        """Exit after an unhandled exception with a traceback that shows no local variables.
+
+        Textual's own shows locals, and a frame's locals may hold the key in plain text (a
+        header being built). Overrides a private method: textual is pinned, and
+        tests/reliability/test_security.py checks the crash output.
+        """
+        import rich
+        from rich.segment import Segments
+        from rich.traceback import Traceback
+
+        self.bell()
+        traceback = Traceback(show_locals=False, width=None, suppress=[rich])
+        rendered = self.console.render(traceback, self.console.options)
+        self._exit_renderables.append(Segments(rendered))
+        self._close_messages_no_wait()

@@ -12,6 +12,10 @@ def is_web_url(url: str | None) -> bool:
     """Only http and https addresses with a host are opened."""
     if not url:
         return False
+    # Control characters or spaces inside are no part of a real address (and would reach the
+    # browser's command line as they are).
+    if any(not char.isprintable() or char.isspace() for char in url.strip()):
+        return False
     try:
         parts = urlsplit(url.strip())
     except ValueError:

@@ -14,6 +14,7 @@ from screen_analysis.tui.widgets.status_filter import CHOICES
 
 ACTIONS: tuple[tuple[str, str, str], ...] = (
     ("Refresh / retry", "refresh", "Reload the view, or retry what failed (r)"),
+    ("Pause / resume auto-refresh", "toggle_auto_refresh", "Pause or resume the auto-refresh (p)"),
     ("Find in loaded rows", "find", "Find by label (/)"),
     ("Add a project by id", "add_project", "Add a project to the sidebar (a)"),
     ("Copy analysis id", "copy_id", "Copy the highlighted analysis's id (y)"),

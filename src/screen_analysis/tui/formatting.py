@@ -45,6 +45,8 @@ def format_score(score: float | None) -> str:
         return DASH
     if isinstance(score, bool):
         return DASH
+    if isinstance(score, int):
+        return str(score)  # exact, and no float overflow for an integer beyond 1e308
     if float(score).is_integer():
         return str(int(score))
     return f"{score:.1f}"

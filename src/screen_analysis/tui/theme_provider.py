@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 from textual.command import Command, CommandPalette, DiscoveryHit, Hit, Hits, Provider
@@ -50,11 +51,12 @@ class ThemePicker(CommandPalette):
     """A command palette of themes: the highlighted theme is applied at once as a preview;
     Enter keeps it, Esc (or a click outside) goes back to the theme in use before."""
 
-    def __init__(self) -> None:
-        """List the app's themes."""
+    def __init__(self, on_chosen: Callable[[str], object] | None = None) -> None:
+        """List the app's themes; `on_chosen` is told the theme kept (not the previews)."""
         super().__init__(providers=[ThemeChoices], placeholder="Search for themes…")
         self.chosen = False
         self._original: str | None = None
+        self._on_chosen = on_chosen
 
     def on_mount(self) -> None:
         """Remember the theme to go back to."""
@@ -73,5 +75,8 @@ class ThemePicker(CommandPalette):
     def _restore_unless_chosen(self) -> None:
         # Choosing runs the hit's command via call_later before this, setting `chosen`.
         original = self._original
-        if not self.chosen and original is not None and original in self.app.available_themes:
+        if self.chosen:
+            if self._on_chosen is not None:
+                self._on_chosen(self.app.theme)
+        elif original is not None and original in self.app.available_themes:
             self.app.theme = original

@@ -298,3 +298,8 @@ def variable_defaults(theme: Theme | None = None) -> dict[str, str]:
         name: next((generated[s] for s in sources if s in generated), "ansi_default")
         for name, sources in APP_VARIABLES.items()
     }
+
+
+def theme_names(loaded: ThemeLoad) -> list[str]:
+    """Every theme name the app offers: Textual's own and the loaded files', sorted."""
+    return sorted({*BUILTIN_THEMES, *loaded.names})

@@ -167,6 +167,13 @@ class PagingController:
             self.error = PaginationStuck("the server repeated a page cursor; paging stopped")
         return Accepted(items, request.replace)
 
+    def prepend(self, items: Sequence[AnalysisItem]) -> list[AnalysisItem]:
+        """Record rows shown above the loaded ones (new arrivals); returns those not seen yet."""
+        new = [item for item in items if item.id is None or item.id not in self._ids]
+        self._ids.update(item.id for item in new if item.id is not None)
+        self.loaded += len(new)
+        return new
+
     def fail(self, request: PageRequest, error: BaseException) -> bool:
         """Record a failure; False when it belongs to an older view (ignored)."""
         if not self.is_current(request):

@@ -28,6 +28,7 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         "Act",
         (
             ("r", "Refresh, or retry what failed"),
+            ("p", "Pause / resume the auto-refresh"),
             ("/  n", "Find in the loaded rows by label / next match"),
             ("a", "Add a project by id"),
             ("y  Y", "Copy the analysis id / its image URL"),

@@ -1,7 +1,8 @@
 """The main screen: project sidebar, status filter, analyses table, status line and detail.
 
 The screen mediates: widgets get data through methods and attributes, and post messages
-up; all I/O runs in workers of the loader (see `MainLoader`), whose outcomes come back here.
+up; all I/O runs in workers of the loader (see `MainLoader`, and `LiveRefresh` for the
+auto-refresh), whose outcomes come back here.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from screen_analysis.tui.clipboard import copy_text
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.screens.add_project import AddProjectDialog
 from screen_analysis.tui.screens.find import FindDialog
-from screen_analysis.tui.screens.main_loader import MainLoader
+from screen_analysis.tui.screens.live_refresh import LiveRefresh
 from screen_analysis.tui.screens.show_url import ShowUrlDialog
 from screen_analysis.tui.view_state import ViewKey
 from screen_analysis.tui.widgets.analyses_table import AnalysesTable
@@ -48,7 +49,7 @@ def find_label(items: list[AnalysisItem], query: str, start: int) -> int | None:
     return None
 
 
-class MainScreen(MainLoader):
+class MainScreen(LiveRefresh):
     """Browse analyses: choose a project and a status, page through, read one in detail."""
 
     # Textual's own annotation makes a ClassVar annotation here a type error.
@@ -62,6 +63,7 @@ class MainScreen(MainLoader):
         Binding("4", "status(3)", "Completed", show=False),
         Binding("5", "status(4)", "Failed", show=False),
         Binding("r", "refresh", "Refresh", tooltip="Reload the view, or retry what failed"),
+        Binding("p", "toggle_auto_refresh", "Pause", tooltip="Pause or resume the auto-refresh"),
         Binding("slash", "find", "Find", tooltip="Find in the loaded rows by label"),
         Binding("n", "find_next", "Next match", show=False),
         Binding("a", "add_project", "Add project", tooltip="Add a project by id"),
@@ -89,6 +91,7 @@ class MainScreen(MainLoader):
         self._clock = clock
         self._find_query = ""
         self.init_loader()
+        self.init_live_refresh(settings.refresh_interval)
 
     def compose(self) -> ComposeResult:
         """Filter bar, then sidebar, the centre column (table, status line) and detail."""
@@ -107,6 +110,7 @@ class MainScreen(MainLoader):
         self.want_projects([*self.settings.projects, *self.remembered.ids])
         self.sidebar.mark_current(None)
         self.show_view(ViewKey())
+        self.start_auto_refresh()
 
     @property
     def narrow(self) -> bool:
@@ -156,6 +160,10 @@ class MainScreen(MainLoader):
     def action_refresh(self) -> None:
         """Retry what failed, else reload the view keeping the selected row."""
         self.refresh_or_retry()
+
+    def action_toggle_auto_refresh(self) -> None:
+        """Pause or resume the auto-refresh (the status line shows which)."""
+        self.toggle_auto_refresh()
 
     def action_close_detail(self) -> None:
         """Back from the detail to the table."""

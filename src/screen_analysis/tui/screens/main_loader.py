@@ -23,6 +23,7 @@ from screen_analysis.api.errors import (
     APIConnectionError,
     APIError,
     AuthenticationError,
+    BadRequestError,
     NotFoundError,
     RateLimitError,
     ScreenAnalysisError,
@@ -31,6 +32,7 @@ from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisPage, Pro
 from screen_analysis.safe_text import clean
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.browser import open_in_browser
+from screen_analysis.tui.live_refresh import RefreshJob
 from screen_analysis.tui.project_book import KnownProject, ProjectBook
 from screen_analysis.tui.screens.error import ErrorScreen, explain
 from screen_analysis.tui.view_state import (
@@ -73,7 +75,7 @@ class OpenJob:
     url: str
 
 
-Job = PageRequest | ProjectJob | CountJob | OpenJob
+Job = PageRequest | ProjectJob | CountJob | OpenJob | RefreshJob
 
 
 def short_error(error: BaseException) -> str:
@@ -98,6 +100,13 @@ class MainLoader(Screen[None]):
     class ChangeConnection(Message):
         """The user wants to connect to another server or with another key."""
 
+    @dataclass
+    class KeyRejected(Message):
+        """The server refused the key: the app asks for another, then calls `resume`."""
+
+        screen: MainLoader
+        detail: str
+
     def init_loader(self) -> None:
         """Create the bookkeeping; called from the screen's constructor."""
         self.paging = PagingController()
@@ -109,11 +118,27 @@ class MainLoader(Screen[None]):
         self._keep: tuple[int, str | None, int] | None = None  # generation, id, row
         self._ever_loaded = False
         self._problem_open = False
+        self._refused: list[Job] = []  # refused with 401/403, retried with the next key
 
     @property
     def busy(self) -> bool:
         """Whether any request of this screen is still under way."""
-        return bool(self._jobs)
+        return any(not self._never_ran(worker) for worker in self._jobs)
+
+    def _never_ran(self, worker: Worker[Any]) -> bool:
+        """Whether `worker` was cancelled before its task started: Textual then reports no
+        state change, so its job would otherwise count as in flight for ever."""
+        return (
+            worker.is_cancelled
+            and worker.state is WorkerState.RUNNING
+            and worker not in self._app.workers
+        )
+
+    def _forget_never_ran(self) -> None:
+        for worker in [w for w in self._jobs if self._never_ran(w)]:
+            job = self._jobs.pop(worker)
+            if isinstance(job, PageRequest):
+                self.paging.cancel(job)
 
     @property
     def _app(self) -> App[Any]:
@@ -169,8 +194,9 @@ class MainLoader(Screen[None]):
             self._run_page(request)
 
     def refresh_or_retry(self) -> None:
-        """Retry the failed request, or reload the view keeping the selected row."""
-        request = self.paging.retry()
+        """Retry the failed request, or reload the view keeping the selected row (also when
+        the server refused a page cursor: the listing restarts from the top)."""
+        request = None if self._cursor_refused() else self.paging.retry()
         if request is None:
             item = self.table.highlighted_item
             request = self.paging.refresh()
@@ -182,6 +208,13 @@ class MainLoader(Screen[None]):
         elif request.replace and self._keep is not None:
             self._keep = (request.generation, self._keep[1], self._keep[2])
         self._run_page(request)
+
+    def _cursor_refused(self) -> bool:
+        """Whether the last page failed because the server refused its own cursor (expired,
+        or the data moved under it): the first page, same filters, was accepted."""
+        failed = self.paging.failed
+        refused = isinstance(self.paging.error, BadRequestError)
+        return refused and failed is not None and failed.after is not None
 
     def _run_page(self, request: PageRequest) -> None:
         self._jobs[self._load_pages(request)] = request
@@ -241,6 +274,8 @@ class MainLoader(Screen[None]):
             prefix = "Couldn't load more" if more else "Couldn't load"
             if isinstance(paging.error, PaginationStuck):
                 prefix = "Paging stopped"
+            elif self._cursor_refused():
+                prefix = "Page cursor refused, r restarts from the top"
             error = prefix + ": " + short_error(paging.error)
         elif paging.loading:
             state = "loading"
@@ -336,12 +371,15 @@ class MainLoader(Screen[None]):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """Apply a finished worker's result or handle its failure."""
+        self._forget_never_ran()
         worker = event.worker
         job = self._jobs.get(worker)
         if job is None or event.state in (WorkerState.PENDING, WorkerState.RUNNING):
             return
         del self._jobs[worker]
-        if event.state is WorkerState.SUCCESS:
+        if isinstance(job, RefreshJob):
+            self.refresh_done(job, event.state, worker.result, worker.error)
+        elif event.state is WorkerState.SUCCESS:
             self._succeeded(job, worker.result)
         elif event.state is WorkerState.ERROR and worker.error is not None:
             self._failed(job, worker.error)
@@ -368,10 +406,16 @@ class MainLoader(Screen[None]):
         elif isinstance(job, ProjectJob) and not isinstance(error, AuthenticationError):
             self._project_failed(job, error)
             return
+        if isinstance(error, AuthenticationError):
+            self._refused.append(job)
         if isinstance(error, AuthenticationError) or (
             isinstance(error, APIConnectionError) and not self._ever_loaded
         ):
             self._show_problem(error)
+        elif isinstance(job, PageRequest) and self._cursor_refused():
+            text = "The server refused the page cursor: " + short_error(error)
+            text += " — press r to restart the listing from the top"
+            self.notify(text, severity="warning", markup=False)
         elif isinstance(job, PageRequest):
             self.notify(short_error(error) + " — press r to retry", severity="error", markup=False)
         elif isinstance(job, OpenJob):
@@ -383,7 +427,27 @@ class MainLoader(Screen[None]):
         if self._problem_open:
             return
         self._problem_open = True
+        if isinstance(error, AuthenticationError):
+            detail = "The server said: " + short_error(error) + ". Paste a valid key to go on."
+            self.post_message(self.KeyRejected(self, detail))
+            return
         self._app.push_screen(ErrorScreen(explain(error, self.base_url)), self._problem_closed)
+
+    def resume(self, client: ScreenAnalysisClient | None) -> None:
+        """After the key was refused: with a new client, retry what failed; None: keep the
+        rows and the error (r retries)."""
+        self._problem_open = False
+        if client is None:
+            return
+        self.client = client
+        refused, self._refused = self._refused, []
+        if self.paging.error is not None:
+            self.refresh_or_retry()
+        for job in refused:
+            if isinstance(job, ProjectJob):
+                self.fetch_project(job.project_id, adding=job.adding)
+        if any(isinstance(job, CountJob) for job in refused):
+            self._load_counts()
 
     def _problem_closed(self, choice: str | None) -> None:
         self._problem_open = False
@@ -391,6 +455,12 @@ class MainLoader(Screen[None]):
             self.refresh_or_retry()
         elif choice == "connect":
             self.post_message(self.ChangeConnection())
+
+    def refresh_done(
+        self, job: RefreshJob, state: WorkerState, result: object, error: BaseException | None
+    ) -> None:
+        """An auto-refresh ended; the screen provides it."""
+        raise NotImplementedError
 
     # Browser
 

@@ -170,11 +170,11 @@ class AnalysesTable(ScrollView, can_focus=True):
             color: $foreground-muted;
             text-style: italic;
         }
-        & > .analyses-table--status-pending { color: $foreground-muted; }
-        & > .analyses-table--status-processing { color: $warning; }
-        & > .analyses-table--status-completed { color: $success; }
-        & > .analyses-table--status-failed { color: $error; }
-        & > .analyses-table--status-unknown { color: $accent; }
+        & > .analyses-table--status-pending { color: $status-pending; }
+        & > .analyses-table--status-processing { color: $status-processing; }
+        & > .analyses-table--status-completed { color: $status-completed; }
+        & > .analyses-table--status-failed { color: $status-failed; }
+        & > .analyses-table--status-unknown { color: $status-unknown; }
     }
     """
 
@@ -296,6 +296,44 @@ class AnalysesTable(ScrollView, can_focus=True):
             self.refresh()
             self._check_near_end()
 
+    def prepend_items(self, items: Sequence[AnalysisItem]) -> int:
+        """Insert rows above the first one (ids already loaded are skipped); new rows flash.
+
+        The cursor stays on its analysis, except on the first row of a view scrolled to the
+        top: there it stays on the first row, following the newest (like `tail -f`).
+        Returns how many rows were added.
+        """
+        new = [i for i in items if i.id is None or i.id not in self._index]
+        if not new:
+            return 0
+        follow_newest = self.cursor_row == 0 and int(self.scroll_y) == 0
+        keep_item = bool(self._items) and not follow_newest
+        for timer in self._flashing.values():
+            timer.stop()
+        self._flashing.clear()
+        self._items[:0] = new
+        self._index = {}
+        self._reindex(0)
+        self._invalidate()
+        self._update_virtual_size()
+        self._hover_row = -1
+        if keep_item:
+            self.set_reactive(AnalysesTable.cursor_row, self.cursor_row + len(new))
+            self._scroll_cursor_into_view()
+        for index in range(len(new)):
+            self._flash(index)
+        self.refresh()
+        if not keep_item:
+            self._post_highlighted()
+            self._check_near_end()
+        return len(new)
+
+    @property
+    def visible_rows(self) -> range:
+        """The indices of the loaded rows inside the viewport."""
+        first = int(self.scroll_y)
+        return range(first, min(len(self._items), first + self._visible_rows))
+
     def update_items(self, items: Iterable[AnalysisItem]) -> list[str]:
         """Replace loaded rows with the same ids in place; ids not loaded are ignored.
 
@@ -332,12 +370,15 @@ class AnalysesTable(ScrollView, can_focus=True):
     def _add(self, items: Iterable[AnalysisItem]) -> bool:
         start = len(self._items)
         self._items.extend(items)
+        self._reindex(start)
+        return len(self._items) > start
+
+    def _reindex(self, start: int) -> None:
         index = self._index
         for position in range(start, len(self._items)):
             item_id = self._items[position].id
             if item_id is not None and item_id not in index:
                 index[item_id] = position
-        return len(self._items) > start
 
     def _update_virtual_size(self) -> None:
         self.virtual_size = Size(0, len(self._items) + HEADER_HEIGHT)
@@ -573,7 +614,8 @@ class AnalysesTable(ScrollView, can_focus=True):
             style += get("analyses-table--changed")
         if hover:
             style += get("analyses-table--hover")
-        status = style + get(f"analyses-table--status-{_status_class_of(item)}")
+        # Only the status colour: the row's flash, hover and cursor backgrounds show through.
+        status = style + get(f"analyses-table--status-{_status_class_of(item)}", partial=True)
         if cursor:
             cursor_style = get("analyses-table--cursor")
             style += cursor_style

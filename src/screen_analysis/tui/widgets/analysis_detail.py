@@ -20,9 +20,18 @@ from screen_analysis.api.models import (
     InvalidAnalysis,
 )
 from screen_analysis.safe_text import clean
-from screen_analysis.tui.formatting import DASH, format_score, local_time, status_glyph, status_word
+from screen_analysis.tui.formatting import (
+    DASH,
+    format_score,
+    local_time,
+    status_class,
+    status_glyph,
+    status_word,
+)
 from screen_analysis.tui.project_book import KnownProject
 from screen_analysis.tui.widgets.score_bar import ScoreBar
+
+_STATUS_CLASSES = ("-pending", "-processing", "-completed", "-failed", "-unknown")
 
 
 def format_weight(weight: float | None) -> str:
@@ -46,7 +55,10 @@ def weights_note(known: KnownProject | None) -> str:
 def _number(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:  # an integer beyond 1e308: still shown as beyond any scale
+        return float("inf") if value > 0 else float("-inf")
 
 
 class CriterionRow(Horizontal):
@@ -98,7 +110,14 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
         & > Static { width: 1fr; }
         & > .section { margin-top: 1; color: $foreground-muted; text-style: bold; }
         & > #detail-label { text-style: bold; color: $foreground; }
-        & > #detail-error { color: $error; }
+        & > #detail-status {
+            &.-pending { color: $status-pending; }
+            &.-processing { color: $status-processing; }
+            &.-completed { color: $status-completed; }
+            &.-failed { color: $status-failed; }
+            &.-unknown { color: $status-unknown; }
+        }
+        & > #detail-error { color: $status-failed; }
         & > #detail-empty { color: $foreground-muted; text-style: italic; }
     }
     """
@@ -157,6 +176,9 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
         self._set("detail-empty", "", visible=False)
         self._set("detail-label", clean(item.label) or "(no label)")
         self._set("detail-status", self._status_text(item))
+        status = self.query_one("#detail-status")
+        status.remove_class(*_STATUS_CLASSES)
+        status.add_class("-" + status_class(item.status))
         self._show_scores(item, project)
         feedback = [clean(line) for line in item.feedback or [] if clean(line)]
         self._set("detail-feedback", "\n".join(f"• {line}" for line in feedback))

@@ -54,12 +54,12 @@ class ScoreBar(Widget):
         height: 1;
         width: 1fr;
         min-width: 4;
-        color: $primary;
-        &.-high { color: $success; }
-        &.-mid { color: $warning; }
-        &.-low { color: $error; }
-        &.-out-of-range { color: $accent; }
-        & > .score-bar--empty { color: $foreground-muted; }
+        color: $score-bar-fill;
+        &.-high { color: $score-good; }
+        &.-mid { color: $score-fair; }
+        &.-low { color: $score-poor; }
+        &.-out-of-range { color: $status-unknown; }
+        & > .score-bar--empty { color: $score-bar-empty; }
     }
     """
 

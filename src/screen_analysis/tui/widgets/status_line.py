@@ -1,4 +1,5 @@
-"""The line under the table: how many rows are loaded, and whether more are coming."""
+"""The line under the table: how many rows are loaded, whether more are coming, and the
+auto-refresh state (right-aligned)."""
 
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ class StatusLine(Widget):
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "status-line--state",
         "status-line--error",
+        "status-line--refresh",
     }
 
     DEFAULT_CSS = """
@@ -52,16 +54,25 @@ class StatusLine(Widget):
         color: $foreground;
         & > .status-line--state { color: $foreground-muted; }
         & > .status-line--error { color: $error; text-style: bold; }
+        & > .status-line--refresh { color: $foreground-muted; }
     }
     """
 
     status: reactive[PagingStatus] = reactive(PagingStatus, layout=False)
     """The paging status shown."""
+    refresh_state: reactive[str] = reactive("", layout=False)
+    """The auto-refresh state ("auto-refresh 5s", "paused"), shown at the right."""
 
     def render(self) -> Content:
-        """Counts, a separator and the state; an error in the error colour."""
+        """Counts, a separator and the state (an error in the error colour); the refresh
+        state at the right when there is room."""
         counts, state = describe(self.status)
-        if not state:
-            return Content(counts)
-        part = "status-line--error" if self.status.state == "error" else "status-line--state"
-        return Content(counts) + Content(" · ") + Content.styled(state, self.get_visual_style(part))
+        left = Content(counts)
+        if state:
+            part = "status-line--error" if self.status.state == "error" else "status-line--state"
+            left += Content(" · ") + Content.styled(state, self.get_visual_style(part))
+        gap = self.content_size.width - left.cell_length - len(self.refresh_state)
+        if not self.refresh_state or gap < 2:
+            return left
+        style = self.get_visual_style("status-line--refresh")
+        return left + Content(" " * gap) + Content.styled(self.refresh_state, style)

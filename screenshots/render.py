@@ -1,0 +1,137 @@
+"""Render the README's screenshots from the demo data, with a fixed seed and clock.
+
+    uv run python screenshots/render.py [--out DIR]
+
+Writes SVG files (main view at 120×40 and 80×24, the detail of a completed and of a failed
+analysis, the main view in every shipped theme). Running it twice changes no file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+# Fixed before Textual or Rich read them: local times in UTC, a truecolor terminal.
+os.environ["TZ"] = "UTC"
+os.environ["COLORTERM"] = "truecolor"
+os.environ.pop("NO_COLOR", None)
+time.tzset()
+
+from pydantic import SecretStr  # noqa: E402
+from textual.pilot import Pilot  # noqa: E402
+
+from screen_analysis.api.client import ScreenAnalysisClient  # noqa: E402
+from screen_analysis.config import Connection, Settings  # noqa: E402
+from screen_analysis.demo.config import DemoConfig  # noqa: E402
+from screen_analysis.demo.runner import DemoServer  # noqa: E402
+from screen_analysis.state import RememberedProjects  # noqa: E402
+from screen_analysis.tui.app import ScreenAnalysisApp  # noqa: E402
+from screen_analysis.tui.screens.main import MainScreen  # noqa: E402
+from screen_analysis.tui.themes import load_themes  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+DEMO = DemoConfig(analyses=2000, seed=42, now=NOW)
+SHIPPED_THEMES = load_themes(None).names
+_RICH_ID = re.compile(r"terminal-\d+")
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One screenshot: file name, terminal size, theme and keys pressed after loading."""
+
+    name: str
+    size: tuple[int, int]
+    theme: str = SHIPPED_THEMES[0]
+    keys: tuple[str, ...] = ()
+    title: str = "screen-analysis"
+
+
+SHOTS: tuple[Shot, ...] = (
+    Shot("main-120x40", (120, 40)),
+    Shot("main-80x24", (80, 24)),
+    Shot("detail-completed", (120, 40), keys=("4", "down", "enter")),
+    Shot("detail-failed", (120, 40), keys=("5", "enter")),
+    *(Shot(f"theme-{name}", (120, 40), theme=name, title=name) for name in SHIPPED_THEMES),
+)
+
+
+async def _wait(pilot: Pilot[Any], check: Callable[[], bool], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the app did not settle")
+        await pilot.pause(0.02)
+
+
+async def _settled(pilot: Pilot[Any]) -> None:
+    app = pilot.app
+    await _wait(pilot, lambda: isinstance(app.screen, MainScreen))
+    screen = app.screen
+    assert isinstance(screen, MainScreen)
+    await _wait(pilot, lambda: screen.paging.started and not screen.busy)
+    await pilot.pause()
+
+
+async def render(shot: Shot, server: DemoServer, folder: Path) -> str:
+    """The SVG of one shot (its Rich element ids pinned to the shot's name)."""
+    connection = Connection(
+        server.base_url, SecretStr(server.api_key), key_source="demo", is_demo=True
+    )
+    settings = Settings(
+        theme=shot.theme, config_path=folder / "config.toml", state_path=folder / "state.json"
+    )
+    app = ScreenAnalysisApp(
+        settings,
+        connection,
+        RememberedProjects(folder / "state.json"),
+        clock=lambda: NOW,
+        make_client=lambda c: ScreenAnalysisClient(c.base_url, c.api_key, max_retries=0),
+        themes=load_themes(None),  # shipped themes only: the user's own stay out
+    )
+    async with app.run_test(size=shot.size) as pilot:
+        await _settled(pilot)
+        for key in shot.keys:
+            await pilot.press(key)
+            await _settled(pilot)
+        await pilot.pause()
+        svg = app.export_screenshot(title=shot.title)
+    return _RICH_ID.sub(f"terminal-{shot.name}", svg)
+
+
+async def render_all(out: Path) -> list[Path]:
+    """Render every shot into `out`; returns the files written."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    with DemoServer(DEMO) as server, tempfile.TemporaryDirectory() as scratch:
+        for shot in SHOTS:
+            svg = await render(shot, server, Path(scratch))
+            path = out / f"{shot.name}.svg"
+            if not path.exists() or path.read_text(encoding="utf-8") != svg:
+                path.write_text(svg, encoding="utf-8")
+            written.append(path)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: render into --out (default: this folder)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=HERE, help="folder for the SVG files")
+    args = parser.parse_args(argv)
+    for path in asyncio.run(render_all(args.out)):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,196 @@
+"""Themes in the app: start-up choice, broken files reported once, the palette's picker, the
+choice saved and used again after a restart, and a cursor that reads without colour."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rich.style import Style
+from textual.color import Color
+
+from screen_analysis.cli.root import cli
+from screen_analysis.config import Settings, load_settings
+from screen_analysis.demo.runner import DemoServer
+from screen_analysis.state import RememberedProjects
+from screen_analysis.tui.app import ScreenAnalysisApp
+from screen_analysis.tui.theme_provider import ThemePicker
+from screen_analysis.tui.themes import (
+    DEFAULT_THEME,
+    HIGH_CONTRAST_THEME,
+    LIGHT_THEME,
+    user_theme_dir,
+)
+
+from .conftest import connection_to, make_app, settled, wait_until
+
+
+def app_with(tmp_path: Path, server: DemoServer, settings: Settings) -> ScreenAnalysisApp:
+    return ScreenAnalysisApp(settings, connection_to(server), RememberedProjects(tmp_path / "s"))
+
+
+def notices(app: ScreenAnalysisApp) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+async def test_the_default_theme_and_its_variables(tmp_path: Path, demo_server: DemoServer) -> None:
+    app = make_app(tmp_path, connection_to(demo_server))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        assert app.theme == DEFAULT_THEME
+        variables = app.get_css_variables()
+        assert variables["status-completed"] == app.current_theme.variables["status-completed"]
+        assert not notices(app)
+
+
+async def test_the_config_theme_is_used(tmp_path: Path, demo_server: DemoServer) -> None:
+    settings = Settings(theme=LIGHT_THEME, config_path=tmp_path / "config.toml")
+    app = app_with(tmp_path, demo_server, settings)
+    async with app.run_test(size=(80, 24)):
+        assert app.theme == LIGHT_THEME
+
+
+async def test_an_unknown_config_theme_falls_back_with_a_notice(
+    tmp_path: Path, demo_server: DemoServer
+) -> None:
+    settings = Settings(theme="[b]gone[/b]", config_path=tmp_path / "config.toml")
+    app = app_with(tmp_path, demo_server, settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.theme == DEFAULT_THEME
+        (message,) = notices(app)
+        assert "'[b]gone[/b]' is not available" in message  # shown literally
+
+
+async def test_broken_user_theme_files_are_reported_once(
+    tmp_path: Path, demo_server: DemoServer
+) -> None:
+    folder = user_theme_dir()
+    folder.mkdir(parents=True)
+    (folder / "broken.toml").write_text('name = "broken"\nprimary = "not-a-colour"\n')
+    (folder / "bad[markup].toml").write_text("this is not toml")
+    (folder / "mine.toml").write_text('name = "mine"\nprimary = "#336699"\n')
+    app = make_app(tmp_path, connection_to(demo_server))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        (message,) = notices(app)
+        assert "Skipped 2 theme file(s)" in message
+        assert "broken.toml" in message and "bad[markup].toml" in message
+        assert "mine" in app.available_themes
+
+
+async def test_the_palette_theme_command_previews_and_the_choice_survives_a_restart(
+    tmp_path: Path, demo_server: DemoServer
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('base_url = "http://127.0.0.1:1"\n')
+    app = app_with(tmp_path, demo_server, load_settings(config_path=config, environ={}))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settled(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"theme")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ThemePicker))
+        await pilot.press(*"high-contrast")
+        await pilot.pause(0.3)
+        await pilot.press("down")
+        await pilot.pause()
+        assert app.theme == HIGH_CONTRAST_THEME  # the preview
+        assert "theme" not in config.read_text(), "a preview is not saved"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: not isinstance(app.screen, ThemePicker))
+        await pilot.pause()
+    assert f'theme = "{HIGH_CONTRAST_THEME}"' in config.read_text()
+    assert 'base_url = "http://127.0.0.1:1"' in config.read_text(), "other keys are kept"
+
+    restarted = app_with(tmp_path, demo_server, load_settings(config_path=config, environ={}))
+    async with restarted.run_test(size=(100, 30)):
+        assert restarted.theme == HIGH_CONTRAST_THEME
+
+
+async def test_esc_in_the_picker_saves_nothing(tmp_path: Path, demo_server: DemoServer) -> None:
+    app = make_app(tmp_path, connection_to(demo_server))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settled(pilot)
+        app.action_change_theme()
+        await pilot.pause()
+        await pilot.press(*"analysis-light", "down")
+        await pilot.pause(0.3)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.theme == DEFAULT_THEME
+    assert not (tmp_path / "config.toml").exists()
+
+
+@pytest.mark.parametrize("theme", [DEFAULT_THEME, LIGHT_THEME, HIGH_CONTRAST_THEME, "nord"])
+async def test_the_cursor_style_wins_over_the_status_colour(
+    tmp_path: Path, demo_server: DemoServer, theme: str
+) -> None:
+    app = make_app(tmp_path, connection_to(demo_server))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settled(pilot)
+        app.theme = theme
+        await pilot.pause()
+        table = screen.table
+        cursor = table.get_component_rich_style("analyses-table--cursor")
+        for row in (0, 1, 2, 3):
+            table.move_cursor(row)
+            await pilot.pause()
+            strip = table.render_line(1 + row)
+            colours = {s.style.color for s in strip if s.text.strip() and s.style}
+            assert colours == {cursor.color}, (theme, row, colours)
+            backgrounds = {s.style.bgcolor for s in strip if s.style}
+            assert backgrounds == {cursor.bgcolor}
+
+
+@pytest.mark.parametrize(
+    ("env", "unset"),
+    [({"NO_COLOR": "1"}, ()), ({"TERM": "xterm"}, ("COLORTERM",))],
+    ids=["NO_COLOR", "16-colours"],
+)
+async def test_without_colour_the_cursor_and_focus_show_by_text_style(
+    tmp_path: Path,
+    demo_server: DemoServer,
+    monkeypatch: pytest.MonkeyPatch,
+    env: dict[str, str],
+    unset: tuple[str, ...],
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    for name in unset:
+        monkeypatch.delenv(name, raising=False)
+    app = make_app(tmp_path, connection_to(demo_server))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settled(pilot)
+        assert app.has_class("-low-colour")
+        table = screen.table
+        focused = table.get_component_rich_style("analyses-table--cursor")
+        assert focused.reverse and focused.bold
+        screen.sidebar.focus()
+        await pilot.pause()
+        assert table.get_component_rich_style("analyses-table--cursor").underline
+        assert screen.sidebar.styles.border_right[0] == "thick"
+
+
+async def test_in_truecolor_the_cursor_is_colour_only(
+    tmp_path: Path, demo_server: DemoServer
+) -> None:
+    app = make_app(tmp_path, connection_to(demo_server))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settled(pilot)
+        assert not app.has_class("-low-colour")
+        style = screen.table.get_component_rich_style("analyses-table--cursor")
+        assert not style.reverse
+        want = Color.parse(app.current_theme.variables["block-cursor-background"])
+        assert style.bgcolor == Style(bgcolor=want.rich_color).bgcolor
+
+
+def test_an_unknown_theme_flag_exits_2_and_lists_the_themes() -> None:
+    result = CliRunner().invoke(cli, ["--theme", "no-such-theme"])
+    assert result.exit_code == 2
+    assert "unknown theme 'no-such-theme'" in result.output
+    for name in (DEFAULT_THEME, LIGHT_THEME, HIGH_CONTRAST_THEME, "nord"):
+        assert name in result.output
