@@ -1,0 +1,199 @@
+"""Run every benchmark, print one table and write the figures as JSON.
+
+`--quick` (the default; under two minutes on two cores) uses smaller sizes and fewer
+repeats; `--full` measures what docs/performance.md reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from screen_analysis.demo.config import DemoConfig
+
+from . import cli_throughput, cold_start, memory, scroll_stall, table_append
+from .server_process import ServerProcess
+
+DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "latest.json"
+
+
+@dataclass(frozen=True)
+class Mode:
+    """Sizes and repeats of one mode."""
+
+    name: str
+    cold_start_repeats: int
+    append_sizes: tuple[int, ...]
+    append_repeats: int
+    scroll_sizes: tuple[tuple[int, int], ...]
+    analyses: int  # rows for the memory and CLI figures
+    cli_repeats: int
+
+
+QUICK = Mode("quick", 3, (1_000, 10_000), 3, ((80, 24),), 20_000, 1)
+FULL = Mode("full", 5, (1_000, 10_000, 100_000), 5, ((80, 24), (120, 40)), 100_000, 2)
+
+
+def machine() -> dict[str, Any]:
+    """What the figures were measured on."""
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "cpus": os.cpu_count(),
+        "cpu": cpu,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+    }
+
+
+def run(mode: Mode) -> dict[str, Any]:
+    """Every figure of `mode`, as a dict ready for JSON."""
+    started = time.perf_counter()
+    report: dict[str, Any] = {"mode": mode.name, "machine": machine()}
+    with ServerProcess(DemoConfig(analyses=5_000, seed=7)) as server:
+        report["cold_start"] = cold_start.run(
+            server.base_url, server.api_key, mode.cold_start_repeats
+        )
+    report["append"] = asyncio.run(table_append.run_async(mode.append_sizes, mode.append_repeats))
+    report["scroll"] = scroll_stall.run(mode.scroll_sizes)
+    with ServerProcess(DemoConfig(analyses=mode.analyses, seed=7)) as server:
+        bodies = memory.fetch_pages(server.base_url, server.api_key, mode.analyses)
+        report["cli"] = cli_throughput.run(server.base_url, server.api_key, mode.cli_repeats)
+    report["memory"] = memory.run(bodies)
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    return report
+
+
+def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
+    """(figure, ours, baseline, ratio, target) for each line of the table."""
+    cold = report["cold_start"]
+    rows = [
+        (
+            "Cold start to first rows painted",
+            f"{cold['app_s'] * 1000:.0f} ms",
+            f"{cold['baseline_s'] * 1000:.0f} ms (DataTable app)",
+            f"{cold['ratio']:.2f}",
+            _targets(cold),
+        )
+    ]
+    append = report["append"]
+    sizes = append["sizes"]
+    for size in sizes:
+        ours = append["results"]["AnalysesTable"][str(size)]
+        theirs = append["results"]["DataTable"][str(size)]
+        rows.append(
+            (
+                f"Append 100 rows, {size:,} loaded (worst block)",
+                f"{ours['median_ms']:.1f} ms",
+                f"{theirs['median_ms']:.1f} ms (DataTable)",
+                f"{ours['median_ms'] / theirs['median_ms']:.2f}",
+                "",
+            )
+        )
+    small, large = min(sizes), max(sizes)
+    flat = append["ratios"][f"AnalysesTable {large}/{small}"]
+    rows.append(
+        (
+            f"Append flatness {large:,}/{small:,}",
+            f"{flat:.2f}",
+            f"{append['ratios'][f'DataTable {large}/{small}']:.2f} (DataTable)",
+            "",
+            _targets(append),
+        )
+    )
+    for size, run in report["scroll"]["runs"].items():
+        ours, baseline = run["app"], run["threshold 0"]
+        rows.append(
+            (
+                f"Scroll stall, 5,000 rows at {size}",
+                f"{ours['stall_ms']:.0f} ms",
+                f"{baseline['stall_ms']:.0f} ms (threshold 0)",
+                f"{run['stall_ratio']:.2f}",
+                "0 ms: " + ("met" if ours["stall_ms"] == 0 else "NOT met"),
+            )
+        )
+        rows.append(
+            (
+                f"Page requests while scrolling, {size}",
+                f"{ours['page_requests']}",
+                f"{ours['pages_needed']} pages needed",
+                f"{ours['page_requests'] / ours['pages_needed']:.2f}",
+                "equal: " + ("met" if ours["page_requests"] == ours["pages_needed"] else "NOT met"),
+            )
+        )
+    mem = report["memory"]
+    rows.append(
+        (
+            f"Memory per row, {mem['rows']:,} rows",
+            f"{mem['table_bytes_per_row']:,} B",
+            f"{mem['dict_bytes_per_row']:,} B (dicts)",
+            f"{mem['ratio']:.2f}",
+            _targets(mem),
+        )
+    )
+    cli = report["cli"]
+    rows.append(
+        (
+            f"CLI jsonl, {cli['analyses']:,} analyses",
+            f"{cli['cli_s']:.2f} s",
+            f"{cli['bare_httpx_s']:.2f} s (bare httpx)",
+            f"{cli['ratio']:.2f}",
+            _targets(cli),
+        )
+    )
+    return rows
+
+
+def _targets(figures: dict[str, Any]) -> str:
+    return "; ".join(
+        f"{name}: {'met' if ok else 'NOT met'}" for name, ok in figures["targets"].items()
+    )
+
+
+def format_table(report: dict[str, Any]) -> str:
+    """The summary as a Markdown table (readable as plain text too)."""
+    head = ("Figure", "Ours", "Baseline", "Ratio", "Target")
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(row) + " |" for row in summary_rows(report)]
+    info = report["machine"]
+    lines.append("")
+    lines.append(
+        f"{report['mode']} mode, {report['seconds']} s; {info['cpus']} CPUs ({info['cpu']}), "
+        f"Python {info['python']}"
+    )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line entry point."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--quick", action="store_true", help="small sizes (the default)")
+    group.add_argument("--full", action="store_true", help="the sizes the docs report")
+    parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="where to write JSON")
+    args = parser.parse_args(argv)
+    report = run(FULL if args.full else QUICK)
+    print(format_table(report))
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"figures written to {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,110 @@
+"""Memory per loaded row: the table holding N analyses vs. the same analyses as plain dicts.
+
+The pages are fetched from the reference server first and kept as bytes for the whole run,
+so neither side is charged for the response bodies. With `tracemalloc` tracing, each side
+then builds what it keeps from the same bytes:
+
+- baseline: `json.loads` of each page, the `data` lists kept (what a dict-based client holds);
+- ours: each page parsed by the API client's `parse_page` (pydantic models) and appended to
+  an `AnalysesTable` mounted in a headless app; the page objects are dropped, as the app
+  drops them, and the table's own bookkeeping (row list, id index, line cache) is counted.
+
+The figure is the traced memory still allocated afterwards (after a full collection),
+divided by the rows. The baseline is measured first, then freed, then ours.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import tracemalloc
+from collections.abc import Sequence
+from typing import Any
+
+import httpx
+
+from screen_analysis.api.parsing import parse_page
+from screen_analysis.tui.widgets.analyses_table import AnalysesTable
+
+from .table_append import SCREEN, BenchApp
+
+TARGET_RATIO = 2.0
+
+
+def fetch_pages(base_url: str, api_key: str, rows: int) -> list[bytes]:
+    """The raw bodies of the first `rows` analyses, 100 a page."""
+    bodies: list[bytes] = []
+    after: str | None = None
+    fetched = 0
+    headers = {"Authorization": f"Bearer {api_key}"}
+    with httpx.Client(base_url=base_url, headers=headers, timeout=60) as client:
+        while fetched < rows:
+            params: dict[str, Any] = {"limit": 100}
+            if after:
+                params["after"] = after
+            response = client.get("/v1/analyses", params=params)
+            response.raise_for_status()
+            bodies.append(response.content)
+            page = response.json()
+            fetched += len(page["data"])
+            after = page["next_cursor"]
+            if after is None:
+                break
+    return bodies
+
+
+def _traced(before: int) -> int:
+    gc.collect()
+    return tracemalloc.get_traced_memory()[0] - before
+
+
+def dicts_bytes(bodies: Sequence[bytes]) -> tuple[int, int]:
+    """(bytes, rows) held by the pages' analyses as plain dicts."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        held = [json.loads(body)["data"] for body in bodies]
+        size = _traced(before)
+        rows = sum(len(page) for page in held)
+        del held
+    finally:
+        tracemalloc.stop()
+    return size, rows
+
+
+async def table_bytes(bodies: Sequence[bytes]) -> tuple[int, int]:
+    """(bytes, rows) held by an AnalysesTable after appending the parsed pages."""
+    app = BenchApp("AnalysesTable")
+    async with app.run_test(size=SCREEN) as pilot:
+        table = app.query_one(AnalysesTable)
+        await pilot.pause()
+        gc.collect()
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            for body in bodies:
+                page = parse_page(body, request="GET /v1/analyses")
+                table.append_items(page.items)
+                del page
+            await pilot.pause()  # the table paints, filling its line cache
+            size = _traced(before)
+        finally:
+            tracemalloc.stop()
+        return size, len(table.items)
+
+
+def run(bodies: Sequence[bytes]) -> dict[str, Any]:
+    """Both measurements on the same bodies; figures as a dict."""
+    plain, rows = dicts_bytes(bodies)
+    ours, table_rows = asyncio.run(table_bytes(bodies))
+    assert rows == table_rows, (rows, table_rows)
+    ratio = ours / plain
+    return {
+        "rows": rows,
+        "table_bytes_per_row": round(ours / rows),
+        "dict_bytes_per_row": round(plain / rows),
+        "ratio": round(ratio, 2),
+        "targets": {f"ratio <= {TARGET_RATIO:g}": ratio <= TARGET_RATIO},
+    }

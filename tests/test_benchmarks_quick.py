@@ -1,0 +1,40 @@
+"""The benchmarks' ratios, checked with a margin on a reduced quick run (never a time)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from benchmarks import memory, scroll_stall, table_append
+from benchmarks.server_process import ServerProcess
+
+from screen_analysis.demo.config import DemoConfig
+
+pytestmark = pytest.mark.timeout(240)
+
+
+def test_appending_a_page_stays_flat_and_beats_data_table() -> None:
+    report = asyncio.run(table_append.run_async((1_000, 10_000), repeats=3))
+    ours = report["results"]["AnalysesTable"]
+    theirs = report["results"]["DataTable"]
+    assert report["ratios"]["AnalysesTable 10000/1000"] <= 3
+    for size in ("1000", "10000"):
+        assert ours[size]["median_ms"] <= 0.5 * theirs[size]["median_ms"], report
+
+
+def test_memory_per_row_is_close_to_plain_dicts() -> None:
+    with ServerProcess(DemoConfig(analyses=10_000, seed=7)) as server:
+        bodies = memory.fetch_pages(server.base_url, server.api_key, 10_000)
+    report = memory.run(bodies)
+    assert report["rows"] == 10_000
+    assert report["ratio"] <= 2.5, report
+
+
+def test_scrolling_asks_each_page_once_and_stalls_less_than_loading_at_the_end() -> None:
+    report = scroll_stall.run([(80, 24)], rows=2_000)
+    run = report["runs"]["80x24"]
+    ours, baseline = run["app"], run["threshold 0"]
+    for figures in (ours, baseline):
+        assert figures["rows_loaded"] == 2_000
+        assert figures["page_requests"] == figures["distinct_pages"] == figures["pages_needed"]
+    assert ours["stall_ms"] < baseline["stall_ms"], run
