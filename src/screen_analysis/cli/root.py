@@ -7,6 +7,7 @@ and its API client from here.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import sys
 from collections.abc import Callable
@@ -106,7 +107,41 @@ def configured_connection(ctx: CliContext) -> Connection:
     return resolve_connection(ctx.settings)
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+# Subcommands are imported when named, so opening the app imports none of them.
+SUBCOMMANDS = {
+    "analyses": "screen_analysis.cli.analyses:analyses",
+    "projects": "screen_analysis.cli.projects:projects",
+    "login": "screen_analysis.cli.auth_commands:login",
+    "logout": "screen_analysis.cli.auth_commands:logout",
+    "auth": "screen_analysis.cli.auth_commands:auth",
+    "demo-server": "screen_analysis.cli.demo_server:demo_server",
+    "serve": "screen_analysis.cli.serve:serve",
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every subcommand name, in the order of SUBCOMMANDS."""
+        return [*super().list_commands(ctx), *SUBCOMMANDS]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The named subcommand, imported now."""
+        target = SUBCOMMANDS.get(cmd_name)
+        if target is None:
+            return super().get_command(ctx, cmd_name)
+        module_name, attr = target.split(":")
+        command = getattr(importlib.import_module(module_name), attr)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(
+    cls=LazyGroup,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.option(
     "--base-url", metavar="URL", help="The API's base URL (env SCREEN_ANALYSIS_BASE_URL)."
 )
@@ -164,27 +199,6 @@ def _raise(exc: Exception) -> Callable[[], None]:
         raise exc
 
     return action
-
-
-def _register() -> None:
-    from screen_analysis.cli.analyses import analyses
-    from screen_analysis.cli.demo_server import demo_server
-    from screen_analysis.cli.projects import projects
-
-    cli.add_command(analyses)
-    cli.add_command(projects)
-    cli.add_command(demo_server)
-    from screen_analysis.cli.serve import serve
-
-    cli.add_command(serve)
-    from screen_analysis.cli.auth_commands import auth, login, logout
-
-    cli.add_command(login)
-    cli.add_command(logout)
-    cli.add_command(auth)
-
-
-_register()
 
 
 def main() -> None:
