@@ -53,14 +53,15 @@ SAMPLE_S = 0.001
 
 @contextmanager
 def prefetch_threshold(rows: int | None) -> Iterator[None]:
-    """Run with the table's prefetch threshold set to `rows` (None: as shipped)."""
-    shipped = AnalysesTable.near_end_threshold
+    """Run with the table's prefetch threshold set to `rows` and no speed look-ahead (None:
+    as shipped)."""
+    shipped = AnalysesTable.near_end_threshold, AnalysesTable.lookahead_s
     if rows is not None:
-        AnalysesTable.near_end_threshold = rows
+        AnalysesTable.near_end_threshold, AnalysesTable.lookahead_s = rows, 0.0
     try:
         yield
     finally:
-        AnalysesTable.near_end_threshold = shipped
+        AnalysesTable.near_end_threshold, AnalysesTable.lookahead_s = shipped
 
 
 def make_app(server: ServerProcess, home: Path) -> ScreenAnalysisApp:

@@ -17,6 +17,7 @@ from screen_analysis.api.models import Analysis, AnalysisItem, InvalidAnalysis
 from screen_analysis.tui.themes import variable_defaults
 from screen_analysis.tui.widgets import analyses_table
 from screen_analysis.tui.widgets.analyses_table import AnalysesTable, fit_cell, layout_columns
+from screen_analysis.tui.widgets.scroll_speed import WINDOW_S, ScrollSpeed
 
 NOW = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 STATUSES = ("pending", "processing", "completed", "failed")
@@ -43,9 +44,10 @@ def page(start: int, count: int) -> list[AnalysisItem]:
 class TableApp(App[None]):
     """A bare app holding one table and recording the messages it posts."""
 
-    def __init__(self, threshold: int = 60) -> None:
+    def __init__(self, threshold: int = 60, lookahead_s: float = 0.0) -> None:
         super().__init__()
         self.threshold = threshold
+        self.lookahead_s = lookahead_s
         self.messages: list[Message] = []
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -53,7 +55,9 @@ class TableApp(App[None]):
         return variable_defaults(self.current_theme)
 
     def compose(self) -> ComposeResult:
-        yield AnalysesTable(clock=lambda: NOW, near_end_threshold=self.threshold)
+        yield AnalysesTable(
+            clock=lambda: NOW, near_end_threshold=self.threshold, lookahead_s=self.lookahead_s
+        )
 
     @on(AnalysesTable.Highlighted)
     @on(AnalysesTable.Selected)
@@ -159,6 +163,38 @@ async def test_near_end_by_keyboard_once_per_loaded_count() -> None:
         await pilot.press("end")
         await pilot.pause()
         assert [m.loaded for m in app.of(AnalysesTable.NearEnd)] == [100, 200]
+
+
+async def test_moving_fast_looks_further_ahead() -> None:
+    # PageDown held: the next page is asked for while the reader is still far from the end.
+    now = [0.0]
+    app = TableApp(threshold=10, lookahead_s=0.6)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await started(pilot, page(0, 1000))
+        table._speed = ScrollSpeed(clock=lambda: now[0])
+        for row in (100, 200, 300):  # 1,000 rows a second: 600 rows ahead
+            now[0] += 0.1
+            table.move_cursor(row)
+        await pilot.pause()
+        assert app.of(AnalysesTable.NearEnd) == []
+        now[0] += 0.1
+        table.move_cursor(400)  # 599 rows from the end
+        await pilot.pause()
+        assert [m.loaded for m in app.of(AnalysesTable.NearEnd)] == [1000]
+
+
+def test_scroll_speed_counts_recent_downward_movement_only() -> None:
+    now = [0.0]
+    speed = ScrollSpeed(clock=lambda: now[0])
+    assert speed.rows_per_second() == 0.0
+    for row in (0, 50, 100):
+        speed.mark(row)
+        now[0] += 0.1
+    assert speed.rows_per_second() == pytest.approx(500, rel=0.01)
+    speed.mark(0)  # back up where it started: not hurrying towards the end
+    assert speed.rows_per_second() == 0.0
+    now[0] += WINDOW_S + 0.1
+    assert speed.rows_per_second() == 0.0
 
 
 async def test_near_end_by_mouse_wheel_without_moving_the_cursor() -> None:

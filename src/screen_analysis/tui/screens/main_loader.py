@@ -33,6 +33,7 @@ from screen_analysis.safe_text import clean
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.browser import open_in_browser
 from screen_analysis.tui.live_refresh import RefreshJob
+from screen_analysis.tui.memory import settle_loaded_rows
 from screen_analysis.tui.project_book import KnownProject, ProjectBook
 from screen_analysis.tui.screens.error import ErrorScreen, explain
 from screen_analysis.tui.view_state import (
@@ -185,7 +186,7 @@ class MainLoader(Screen[None]):
         self.show_detail(None)
         self._keep = None
         self._run_page(self.paging.start(key))
-        self._load_counts()
+        self._show_counts()  # the totals are asked for once the first page is in
 
     def load_more(self) -> None:
         """Ask for the next page of the view, unless one is in flight or the end is reached."""
@@ -248,6 +249,7 @@ class MainLoader(Screen[None]):
         self._ever_loaded = True
         table = self.table
         if accepted.replace:
+            self._load_counts()
             keep = self._keep if self._keep and self._keep[0] == batch.request.generation else None
             table.set_items(accepted.items, keep_id=keep[1] if keep else None)
             if keep and keep[1] and table.index_of(keep[1]) is None and accepted.items:
@@ -264,6 +266,9 @@ class MainLoader(Screen[None]):
         if isinstance(self.paging.error, PaginationStuck):
             self.notify(str(self.paging.error), severity="warning", markup=False)
         self._update_status()
+        settle_loaded_rows(len(table.items))
+        if table.near_end:
+            self.load_more()  # at once: a NearEnd message would wait behind queued key presses
 
     def _update_status(self) -> None:
         paging = self.paging

@@ -37,6 +37,7 @@ from screen_analysis.tui.formatting import (
     status_glyph,
     status_word,
 )
+from screen_analysis.tui.widgets.scroll_speed import ScrollSpeed
 
 HEADER_HEIGHT = 1
 CELL_PADDING = 1  # blank cells on each side of a column
@@ -183,6 +184,9 @@ class AnalysesTable(ScrollView, can_focus=True):
     empty_message: reactive[str] = reactive("")
     """Shown, centred and muted, when there are no rows ("Loading…", "No analyses match")."""
     near_end_threshold: int = 60
+    # When the reader moves fast (PageDown held), look this many seconds of their speed ahead,
+    # so the next page lands before they reach the last row.
+    lookahead_s: float = 0.6
     """Rows from the last loaded row at which `NearEnd` is posted."""
 
     @dataclass
@@ -228,6 +232,7 @@ class AnalysesTable(ScrollView, can_focus=True):
         *,
         clock: Callable[[], datetime] = now_utc,
         near_end_threshold: int | None = None,
+        lookahead_s: float | None = None,
         empty_message: str = "",
         name: str | None = None,
         id: str | None = None,
@@ -239,6 +244,8 @@ class AnalysesTable(ScrollView, can_focus=True):
         self._clock = clock
         if near_end_threshold is not None:
             self.near_end_threshold = near_end_threshold
+        if lookahead_s is not None:
+            self.lookahead_s = lookahead_s
         self._items: list[AnalysisItem] = []
         self._index: dict[str, int] = {}
         self._project_names: dict[str, str] = {}
@@ -247,6 +254,7 @@ class AnalysesTable(ScrollView, can_focus=True):
         self._hover_row = -1
         self._flashing: dict[int, Timer] = {}
         self._near_end_posted: int | None = None
+        self._speed = ScrollSpeed()
         self._now = clock()
         self._base_style = Style()
         self.set_reactive(AnalysesTable.empty_message, empty_message)
@@ -277,6 +285,7 @@ class AnalysesTable(ScrollView, can_focus=True):
         self._add(items)
         self._invalidate()
         self._near_end_posted = None
+        self._speed.reset()
         keep = self._index.get(keep_id) if keep_id is not None else None
         self.set_reactive(AnalysesTable.cursor_row, keep or 0)
         self._hover_row = -1
@@ -399,12 +408,18 @@ class AnalysesTable(ScrollView, can_focus=True):
         self._refresh_row(new)
         self._scroll_cursor_into_view()
         self._post_highlighted()
+        self._speed.mark(max(new, self._bottom_row))
         self._check_near_end()
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         """Scrolling (wheel, scrollbar, keys) may bring the end of the rows into view."""
         super().watch_scroll_y(old_value, new_value)
+        self._speed.mark(max(self.cursor_row, self._bottom_row))
         self._check_near_end()
+
+    @property
+    def _bottom_row(self) -> int:
+        return int(self.scroll_y) + self._visible_rows - 1
 
     def watch_empty_message(self) -> None:
         """Repaint the empty message."""
@@ -429,14 +444,22 @@ class AnalysesTable(ScrollView, can_focus=True):
             x_axis=False,
         )
 
+    @property
+    def near_end(self) -> bool:
+        """Whether the cursor or the viewport is within the threshold of the last row."""
+        last = len(self._items) - 1
+        if last < 0:
+            return False
+        bottom = self._bottom_row
+        ahead = self._speed.rows_per_second() * self.lookahead_s
+        near = max(self.near_end_threshold, int(ahead))
+        return last - self.cursor_row <= near or last - bottom <= near
+
     def _check_near_end(self) -> None:
         loaded = len(self._items)
         if loaded == 0 or loaded == self._near_end_posted:
             return
-        last = loaded - 1
-        bottom = int(self.scroll_y) + self._visible_rows - 1
-        near = self.near_end_threshold
-        if last - self.cursor_row <= near or last - bottom <= near:
+        if self.near_end:
             self._near_end_posted = loaded
             self.post_message(self.NearEnd(self, loaded))
 
