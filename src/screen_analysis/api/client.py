@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import time
@@ -35,6 +36,8 @@ from screen_analysis.api.timeouts import Timeouts
 
 logger = logging.getLogger("screen_analysis.api")
 T = TypeVar("T")
+# A page of 100 analyses is well under a megabyte; anything past this is not an answer.
+MAX_RESPONSE_BYTES = 16 * 1024 * 1024
 _HEADER_UNSAFE = re.compile(r"[^\x20-\x7e]")
 
 _TIMEOUT_PHASES = {
@@ -64,6 +67,7 @@ class ScreenAnalysisClient:
         transport: httpx.AsyncBaseTransport | None = None,
         user_agent: str | None = None,
         retry: RetryPolicy | None = None,
+        max_response_bytes: int = MAX_RESPONSE_BYTES,
     ) -> None:
         self._base_url = arguments.check_base_url(base_url)
         self._api_key = arguments.check_api_key(api_key)
@@ -74,6 +78,7 @@ class ScreenAnalysisClient:
         self.max_retries = max_retries
         self.timeouts = timeout if isinstance(timeout, Timeouts) else Timeouts(*[timeout] * 4)
         self.retry = retry or RetryPolicy()
+        self.max_response_bytes = max_response_bytes
         agent = f"screen-analysis/{__version__}"
         suffix = _HEADER_UNSAFE.sub("", clean_message(user_agent or "")).strip()
         self.user_agent = f"{agent} {suffix}" if suffix else agent
@@ -133,6 +138,8 @@ class ScreenAnalysisClient:
         status: str | None = None,
         limit: int = 20,
         after: str | None = None,
+        *,
+        prefetch: bool = False,
     ) -> PageIterator:
         """Every page from `after` (or the start) until `next_cursor` is null; loops refused."""
         params = self._list_params(project_id, status, limit)
@@ -145,7 +152,7 @@ class ScreenAnalysisClient:
             full = {**params, "after": cursor} if cursor is not None else params
             return _describe(self._url("/v1/analyses", full))
 
-        return PageIterator(fetch, after=after, describe=describe)
+        return PageIterator(fetch, after=after, describe=describe, prefetch=prefetch)
 
     def iter_analyses(
         self,
@@ -249,13 +256,17 @@ class ScreenAnalysisClient:
         for _hop in range(MAX_REDIRECTS + 1):
             outgoing = self._http.build_request("GET", url, headers=self._headers())
             try:
-                response = await self._http.send(outgoing, stream=True)
-                try:
-                    body = await response.aread()
-                finally:
-                    await response.aclose()
+                async with asyncio.timeout(self.timeouts.total):
+                    response = await self._http.send(outgoing, stream=True)
+                    try:
+                        body = await _read_capped(response, self.max_response_bytes, request)
+                    finally:
+                        await response.aclose()
             except httpx.TimeoutException as exc:
                 raise _timeout_error(exc, request, self.timeouts) from exc
+            except TimeoutError as exc:  # the attempt as a whole ran past `total`
+                message = f"no complete response within {self.timeouts.total:g} s"
+                raise APITimeoutError(message, request=request) from exc
             except httpx.TransportError as exc:
                 raise APIConnectionError(_transport_message(exc), request=request) from exc
             except httpx.DecodingError as exc:
@@ -270,6 +281,29 @@ class ScreenAnalysisClient:
             request=request,
             status_code=response.status_code,
         )
+
+
+async def _read_capped(response: httpx.Response, limit: int, request: str) -> bytes:
+    """The body, refused (unread, or as soon as it grows) when larger than `limit` bytes."""
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise InvalidResponseError(
+            f"response of {int(declared):,} bytes exceeds the {limit:,}-byte limit; not read",
+            request=request,
+            status_code=response.status_code,
+        )
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > limit:
+            raise InvalidResponseError(
+                f"response exceeds the {limit:,}-byte limit; reading stopped",
+                request=request,
+                status_code=response.status_code,
+            )
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _describe(url: httpx.URL) -> str:

@@ -8,6 +8,8 @@ a row bring nothing new, which no honest server does forever.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Self
@@ -30,7 +32,12 @@ def _short(cursor: str) -> str:
 
 
 class PageIterator:
-    """Async iterator over pages, following `next_cursor` until null, guarded against loops."""
+    """Async iterator over pages, following `next_cursor` until null, guarded against loops.
+
+    With `prefetch`, the request for the next page is sent as soon as a page arrives, so the
+    server works on it while the caller handles the current one; call `aclose()` when
+    stopping early so a request still under way is cancelled.
+    """
 
     def __init__(
         self,
@@ -38,8 +45,11 @@ class PageIterator:
         *,
         after: str | None = None,
         describe: DescribeRequest | None = None,
+        prefetch: bool = False,
     ) -> None:
         self._fetch = fetch
+        self._prefetch = prefetch
+        self._ahead: asyncio.Task[AnalysisPage] | None = None
         self._describe = describe
         self._next: str | None = after
         self._seen: set[str] = {after} if after is not None else set()
@@ -60,7 +70,8 @@ class PageIterator:
             raise StopAsyncIteration
         sent = self._next
         self.last_request = self._describe(sent) if self._describe else None
-        page = await self._fetch(sent)
+        ahead, self._ahead = self._ahead, None
+        page = await (ahead if ahead is not None else self._fetch(sent))
         self.pages_fetched += 1
         self.last_page = page
         cursor = page.next_cursor
@@ -76,7 +87,19 @@ class PageIterator:
             self._done = False
             self._seen.add(cursor)
             self._next = cursor
+            if self._prefetch:
+                self._ahead = asyncio.ensure_future(self._fetch(cursor))
         return page
+
+    async def aclose(self) -> None:
+        """Cancel a prefetched request that nobody will read."""
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None and not ahead.done():
+            ahead.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await ahead
+        elif ahead is not None and not ahead.cancelled():
+            ahead.exception()  # mark a failure of the unread request as seen
 
     @property
     def has_next_page(self) -> bool:

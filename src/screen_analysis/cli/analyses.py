@@ -9,7 +9,9 @@ from typing import Any
 
 import click
 
+from screen_analysis.api.errors import BadRequestError
 from screen_analysis.api.models import STATUSES, AnalysisItem
+from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.output import FORMATS, make_writer
 from screen_analysis.cli.root import CliContext
 
@@ -74,22 +76,38 @@ def list_analyses(
         writer = make_writer(fmt, sys.stdout)
         written = 0
         async with ctx.make_client() as client:
+            # --all reads every page: ask for the next while this one is written.
             pages = client.iter_pages(
-                project_id=project_id, status=status, limit=page_size, after=after
+                project_id=project_id,
+                status=status,
+                limit=page_size,
+                after=after,
+                prefetch=all_pages,
             )
             last_total: int | None = None
             next_cursor: str | None = None
             seen: set[str] = set()
-            async for page in pages:
-                items, raw = _unseen(page.items, page.raw_items, seen)
-                if max_items is not None:
-                    room = max_items - written
-                    items, raw = items[:room], raw[:room]
-                writer.write(items, raw)
-                written += len(items)
-                last_total, next_cursor = page.total, page.next_cursor
-                if not following or (max_items is not None and written >= max_items):
-                    break
+            try:
+                async for page in pages:
+                    items, raw = _unseen(page.items, page.raw_items, seen)
+                    if max_items is not None:
+                        room = max_items - written
+                        items, raw = items[:room], raw[:room]
+                    writer.write(items, raw)
+                    written += len(items)
+                    last_total, next_cursor = page.total, page.next_cursor
+                    if not following or (max_items is not None and written >= max_items):
+                        break
+            except BadRequestError as exc:
+                if pages.pages_fetched == 0:
+                    raise  # the user's own arguments (or --after) were refused
+                raise CliError(
+                    f"{exc}; the server refused the cursor it gave after {written:,} "
+                    "analyses: run the command again to restart the listing from the top",
+                    ExitCode.API,
+                ) from exc
+            finally:
+                await pages.aclose()
             writer.close()
         if next_cursor and (not following or max_items is not None) and fmt == "table":
             total = f" of {last_total:,}" if isinstance(last_total, int) else ""

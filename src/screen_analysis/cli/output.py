@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 from collections.abc import Sequence
 from typing import Any, Protocol, TextIO
@@ -14,6 +15,15 @@ from screen_analysis.api.models import CRITERIA, Analysis, AnalysisItem
 from screen_analysis.safe_text import clean
 
 FORMATS = ("table", "json", "jsonl", "csv")
+# Characters json.dumps(ensure_ascii=False) leaves raw that a terminal would act on (C1
+# codes) or that reorder the line (bidi overrides); in JSON they can only occur in strings.
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def dumps_json(value: Any, **options: Any) -> str:
+    """JSON text that keeps non-ASCII readable but escapes every control character."""
+    text = json.dumps(value, ensure_ascii=False, **options)
+    return _JSON_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 class ItemWriter(Protocol):
@@ -35,7 +45,7 @@ class JsonLinesWriter:
     def write(self, items: Sequence[AnalysisItem], raw: Sequence[Any]) -> None:
         """Write the page."""
         for obj in raw:
-            self.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+            self.out.write(dumps_json(obj) + "\n")
         self.out.flush()
 
     def close(self) -> None:
@@ -83,7 +93,8 @@ def _csv_cell(value: Any) -> str:
         return ""
     if isinstance(value, list):
         value = " | ".join(str(v) for v in value)
-    text = str(value)
+    # Spreadsheets and terminals alike would act on control characters: made visible.
+    text = clean(value, single_line=False)
     # A cell that a spreadsheet would run as a formula is quoted as text.
     if isinstance(value, str) and text.startswith(_FORMULA_START):
         return "'" + text

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import json
 
 import click
 
 from screen_analysis.api.models import CRITERIA, Project
+from screen_analysis.cli.output import dumps_json
 from screen_analysis.cli.root import CliContext
 from screen_analysis.safe_text import clean
 
@@ -35,7 +35,7 @@ def get_project(ctx: CliContext, project_id: str, fmt: str) -> None:
         async with ctx.make_client() as client:
             project = await client.get_project(project_id)
         if fmt == "json":
-            click.echo(json.dumps(project.model_dump(mode="json"), ensure_ascii=False, indent=2))
+            click.echo(dumps_json(project.model_dump(mode="json"), indent=2))
         else:
             click.echo(format_project(project))
 

@@ -1,0 +1,130 @@
+"""The reliability matrix: the app and the command line against broken servers.
+
+Helpers build the app as the composition root does (with a chosen client), run the command
+line in-process with short timeouts, and read what the app shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+from pydantic import SecretStr
+from tests.tui.conftest import (
+    DEMO_NOW_FIXED,
+    connection_to,
+    main_screen,
+    settled,
+    utc_local_time,
+    wait_until,
+)
+from textual.app import App
+from textual.widgets import Static
+
+from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.api.retry import RetryPolicy
+from screen_analysis.api.timeouts import Timeouts
+from screen_analysis.cli import root
+from screen_analysis.config import Connection, Settings
+from screen_analysis.state import RememberedProjects
+from screen_analysis.tui.app import ScreenAnalysisApp
+from screen_analysis.tui.widgets.analyses_table import AnalysesTable
+
+__all__ = [
+    "KEY",
+    "connection_to",
+    "main_screen",
+    "settled",
+    "utc_local_time",
+    "wait_until",
+]
+
+KEY = "sk-reliability-0123456789abcdef"
+SHORT = Timeouts(connect=2.0, read=1.0, write=2.0, pool=2.0, total=2.5)
+FAST_RETRY = RetryPolicy(initial_delay=0.05, max_delay=0.2)
+
+
+def scripted_connection(base_url: str, key: str = KEY) -> Connection:
+    """A connection to a scripted server with the suite's key."""
+    return Connection(base_url, SecretStr(key), key_source="env")
+
+
+def build_app(
+    tmp_path: Path,
+    connection: Connection | None,
+    *,
+    max_retries: int = 0,
+    timeout: Timeouts = SHORT,
+    retry: RetryPolicy | None = None,
+    refresh_interval: float = 0.0,
+    **kwargs: Any,
+) -> ScreenAnalysisApp:
+    """The app as the composition root builds it, with a chosen client and a fixed clock.
+
+    Auto-refresh is off unless asked for, so request counts are the paging's own.
+    """
+    state = tmp_path / "state.json"
+
+    def client(conn: Connection) -> ScreenAnalysisClient:
+        return ScreenAnalysisClient(
+            conn.base_url, conn.api_key, timeout=timeout, max_retries=max_retries, retry=retry
+        )
+
+    return ScreenAnalysisApp(
+        Settings(
+            state_path=state,
+            config_path=tmp_path / "config.toml",
+            refresh_interval=refresh_interval,
+            **kwargs,
+        ),
+        connection,
+        RememberedProjects(state),
+        clock=lambda: DEMO_NOW_FIXED,
+        make_client=client,
+    )
+
+
+def table_text(table: AnalysesTable) -> str:
+    """Every line the table renders now, as text."""
+    return "\n".join(table.render_line(y).text for y in range(table.size.height))
+
+
+def widget_texts(app: App[Any]) -> str:
+    """The text of every Static on the current screen (and its ancestors' screens)."""
+    parts = []
+    for screen in app.screen_stack:
+        for widget in screen.query(Static):
+            parts.append(str(widget.render()))
+    return "\n".join(parts)
+
+
+CliRun = Callable[..., Result]
+
+
+@pytest.fixture
+def cli_run(monkeypatch: pytest.MonkeyPatch) -> Iterator[CliRun]:
+    """Run the command line in-process against `base_url` with the suite's key.
+
+    The CLI's client gets short timeouts and fast retries (the count of retries unchanged),
+    so failure cases finish in about a second.
+    """
+
+    def make_client(self: root.CliContext) -> ScreenAnalysisClient:
+        conn = self.connection()
+        return ScreenAnalysisClient(conn.base_url, conn.api_key, timeout=SHORT, retry=FAST_RETRY)
+
+    monkeypatch.setattr(root.CliContext, "make_client", make_client)
+    runner = CliRunner()
+
+    def run(base_url: str, *args: str, key: str = KEY, columns: int = 160) -> Result:
+        env = {
+            "SCREEN_ANALYSIS_BASE_URL": base_url,
+            "SCREEN_ANALYSIS_API_KEY": key,
+            "COLUMNS": str(columns),
+        }
+        return runner.invoke(root.cli, list(args), env=env, catch_exceptions=False)
+
+    yield run
