@@ -58,6 +58,9 @@ async def soak(seconds: float, tmp_path: Path, samples: int = 30) -> list[Sample
             for n in range(samples):
                 await pilot.press(USER_KEYS[n % len(USER_KEYS)])
                 await pilot.pause(max(0.0, started + (n + 1) * step - time.monotonic()))
+                # The reference server runs in this process and logs every request: emptied,
+                # so what is measured is the app's own memory.
+                server.request_log.clear()
                 gc.collect()
                 errors = [note for note in app._notifications if note.severity == "error"]
                 readings.append(
