@@ -176,6 +176,7 @@ async def run_async(sizes: Sequence[int], repeats: int = REPEATS) -> dict[str, A
             blocks = await measure(kind, loaded, repeats)
             results[kind][str(loaded)] = {
                 "median_ms": round(statistics.median(blocks), 2),
+                "min_ms": round(min(blocks), 2),
                 "max_ms": round(max(blocks), 2),
             }
     idle = await noise_floor(repeats)

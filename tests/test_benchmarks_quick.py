@@ -14,12 +14,13 @@ pytestmark = pytest.mark.timeout(240)
 
 
 def test_appending_a_page_stays_flat_and_beats_data_table() -> None:
-    report = asyncio.run(table_append.run_async((1_000, 10_000), repeats=3))
+    report = asyncio.run(table_append.run_async((1_000, 10_000), repeats=5))
     ours = report["results"]["AnalysesTable"]
     theirs = report["results"]["DataTable"]
-    assert report["ratios"]["AnalysesTable 10000/1000"] <= 3
+    # The quickest of the repeats: the machine's own noise only ever adds to a block.
+    assert ours["10000"]["min_ms"] <= 3 * max(ours["1000"]["min_ms"], 1.0), report
     for size in ("1000", "10000"):
-        assert ours[size]["median_ms"] <= 0.5 * theirs[size]["median_ms"], report
+        assert ours[size]["min_ms"] <= 0.5 * theirs[size]["min_ms"], report
 
 
 def test_memory_per_row_is_close_to_plain_dicts() -> None:

@@ -6,6 +6,8 @@ import time
 
 import httpx
 
+from screen_analysis.demo.faults import RequestRecord
+from screen_analysis.demo.gate import REQUEST_LOG_LIMIT
 from screen_analysis.demo.runner import DemoServer
 
 
@@ -102,3 +104,15 @@ def test_request_log_records_method_path_query_status(
         ("GET", "/v1/analyses", {"limit": "0"}, 400),
         ("GET", "/v1/projects/proj_x", {}, 404),
     ]
+
+
+def test_request_log_keeps_only_the_most_recent_requests(fresh_demo_server) -> None:
+    # Filled to the limit without sending ten thousand requests; one more trims the oldest half.
+    log = fresh_demo_server.request_log
+    log.extend(RequestRecord("GET", "/old", {}, 200) for _ in range(REQUEST_LOG_LIMIT))
+    httpx.get(
+        fresh_demo_server.base_url + "/v1/analyses?limit=1",
+        headers={"Authorization": f"Bearer {fresh_demo_server.api_key}"},
+    )
+    assert len(log) == REQUEST_LOG_LIMIT // 2 + 1
+    assert log[-1].path == "/v1/analyses"

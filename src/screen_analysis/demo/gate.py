@@ -19,6 +19,9 @@ _MESSAGES = {
 }
 
 
+REQUEST_LOG_LIMIT = 10_000
+
+
 class ApiGate:
     """Logs every request; for /v1 requests applies faults, then checks the key."""
 
@@ -46,7 +49,11 @@ class ApiGate:
         def record(status: int) -> None:
             nonlocal logged
             logged = True
-            self.request_log.append(RequestRecord(scope["method"], scope["path"], query, status))
+            log = self.request_log
+            log.append(RequestRecord(scope["method"], scope["path"], query, status))
+            if len(log) > REQUEST_LOG_LIMIT:
+                # A long live demo must not grow without end: drop the oldest half at once.
+                del log[: REQUEST_LOG_LIMIT // 2]
 
         async def logged_send(message: Message) -> None:
             # Logged before the client can see the response, so a test never races the log.

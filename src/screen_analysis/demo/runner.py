@@ -64,7 +64,7 @@ class DemoServer:
 
     @property
     def request_log(self) -> list[RequestRecord]:
-        """Every request served so far, in order."""
+        """The requests served, in order (the most recent 5,000 to 10,000 in a long run)."""
         log: list[RequestRecord] = self._app_state().request_log
         return log
 
