@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import keyring
 import pytest
+from click.testing import CliRunner, Result
 from tests.auth.backends import MemoryKeyring
 
+from screen_analysis.cli.root import cli
 from screen_analysis.demo.config import DemoConfig
 from screen_analysis.demo.runner import DemoServer
 
@@ -83,3 +85,19 @@ def memory_keyring(
         keyring.set_keyring(backend)
     yield backend
     keyring.set_keyring(previous)
+
+
+# --- Command line ---------------------------------------------------------------------------
+
+Invoke = Callable[..., Result]
+
+
+@pytest.fixture
+def invoke() -> Invoke:
+    """Run `screen-analysis ARGS` in-process; stdout and stderr kept apart."""
+    runner = CliRunner()
+
+    def run(*args: str, input: str | None = None) -> Result:
+        return runner.invoke(cli, list(args), input=input, catch_exceptions=False)
+
+    return run

@@ -18,23 +18,11 @@ from screen_analysis.auth import SERVICE, InsecureFileStore
 from screen_analysis.cli import auth_commands
 from screen_analysis.cli.auth_commands import resolve_connection
 from screen_analysis.cli.exit_codes import CliError, ExitCode
-from screen_analysis.cli.root import cli
 from screen_analysis.config import Settings, default_config_path, read_config_file
 
 WRONG_KEY = "sk-wrong-key-0000000000000"
 UNREACHABLE = "http://127.0.0.1:9"
 Invoke = Callable[..., Result]
-
-
-@pytest.fixture
-def invoke() -> Invoke:
-    """Run `screen-analysis ARGS` in-process; stdout and stderr apart."""
-    runner = CliRunner()
-
-    def run(*args: str, input: str | None = None) -> Result:
-        return runner.invoke(cli, list(args), input=input, catch_exceptions=False)
-
-    return run
 
 
 def login(invoke: Invoke, base_url: str, key: str, *extra: str) -> Result:

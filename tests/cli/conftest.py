@@ -5,22 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from click.testing import CliRunner, Result
-
-from screen_analysis.cli.root import cli
-
-Invoke = Callable[..., Result]
-
-
-@pytest.fixture
-def invoke() -> Invoke:
-    """Invoke the CLI with arguments; stdout and stderr kept apart."""
-    runner = CliRunner()
-
-    def run(*args: str, input: str | None = None) -> Result:
-        return runner.invoke(cli, list(args), input=input, catch_exceptions=False)
-
-    return run
 
 
 @pytest.fixture

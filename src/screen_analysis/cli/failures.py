@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 from collections.abc import Callable, Iterable
 from typing import NoReturn, TypeVar
 
 import click
+from pydantic import SecretStr
 
 from screen_analysis.api import errors as api_errors
+from screen_analysis.auth.masking import SecretRedactor
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.config import ConfigError
 from screen_analysis.safe_text import clean
@@ -35,14 +36,6 @@ def exit_code_for(exc: BaseException) -> ExitCode:
     return ExitCode.INTERNAL
 
 
-def redact(text: str, secrets: Iterable[str]) -> str:
-    """`text` with every non-trivial secret replaced."""
-    for secret in secrets:
-        if secret and len(secret) >= 4:
-            text = text.replace(secret, "[redacted]")
-    return text
-
-
 def run_reporting(
     action: Callable[[], T], *, debug: bool, secrets: Callable[[], Iterable[str]]
 ) -> T:
@@ -64,13 +57,13 @@ def run_reporting(
 
 def _report(exc: BaseException, *, debug: bool, secrets: list[str]) -> NoReturn:
     code = exit_code_for(exc)
+    redactor = SecretRedactor(SecretStr(secret) for secret in secrets)
     if debug:
-        text = "".join(traceback.format_exception(exc))
-        click.echo(redact(text, secrets), err=True, nl=False)
+        click.echo(redactor.format_exception(exc), err=True, nl=False)
     message = clean(str(exc)) or type(exc).__name__
     if code is ExitCode.INTERNAL:
         message = f"internal error: {type(exc).__name__}: {message} (run with --debug for details)"
-    click.echo(f"Error: {redact(message, secrets)}", err=True)
+    click.echo("Error: " + redactor.redact(message), err=True)
     raise SystemExit(code)
 
 

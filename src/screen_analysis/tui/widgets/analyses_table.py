@@ -190,30 +190,23 @@ class AnalysesTable(ScrollView, can_focus=True):
     """Rows from the last loaded row at which `NearEnd` is posted."""
 
     @dataclass
-    class Highlighted(Message):
+    class _RowMessage(Message):
+        """A message about one row of the table."""
+
+        table: AnalysesTable
+        item: AnalysisItem
+        index: int
+
+        @property
+        def control(self) -> AnalysesTable:
+            """The table that posted the message."""
+            return self.table
+
+    class Highlighted(_RowMessage):
         """The cursor moved to another row (or the rows were replaced)."""
 
-        table: AnalysesTable
-        item: AnalysisItem
-        index: int
-
-        @property
-        def control(self) -> AnalysesTable:
-            """The table that posted the message."""
-            return self.table
-
-    @dataclass
-    class Selected(Message):
+    class Selected(_RowMessage):
         """A row was chosen with Enter or a click on the highlighted row."""
-
-        table: AnalysesTable
-        item: AnalysisItem
-        index: int
-
-        @property
-        def control(self) -> AnalysesTable:
-            """The table that posted the message."""
-            return self.table
 
     @dataclass
     class NearEnd(Message):
