@@ -1,4 +1,5 @@
-"""The Starlette application: GET /v1/analyses, GET /v1/projects/{id}, GET /openapi.json."""
+"""The Starlette application: GET /v1/analyses, GET /v1/projects/{id}, GET /v1/images/{id}.png,
+GET /openapi.json."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from screen_analysis.demo.config import DemoConfig
 from screen_analysis.demo.cursors import InvalidCursorError, decode_cursor, encode_cursor
 from screen_analysis.demo.faults import Faults, RequestRecord, error_body
 from screen_analysis.demo.gate import ApiGate
+from screen_analysis.demo.image_route import IMAGE_PATH, DrawnImages, image_endpoint, image_url
 from screen_analysis.demo.openapi import openapi_document
 from screen_analysis.demo.store import DemoStore
 
@@ -71,6 +73,7 @@ def create_app(config: DemoConfig, store: DemoStore | None = None) -> Starlette:
     store = store if store is not None else DemoStore.build(config)
     faults = Faults.from_config(config)
     request_log: list[RequestRecord] = []
+    drawn = DrawnImages()
     # Cursors are signed with a key derived from the seed, so they survive a restart.
     secret = hashlib.sha256(f"cursor:{config.seed}:{config.api_key}".encode()).digest()
 
@@ -91,6 +94,8 @@ def create_app(config: DemoConfig, store: DemoStore | None = None) -> Starlette:
             last = (data[-1]["created_at"], data[-1]["id"])
             next_cursor = encode_cursor(last, project_id, status, secret)
         total = store.count_analyses(project_id, status)
+        for item in data:  # the images are served here, on the API's own origin
+            item["image_url"] = image_url(request, item["id"])
         return JSONResponse({"data": data, "next_cursor": next_cursor, "total": total})
 
     def get_project(request: Request) -> Response:
@@ -108,6 +113,7 @@ def create_app(config: DemoConfig, store: DemoStore | None = None) -> Starlette:
         routes=[
             Route("/v1/analyses", list_analyses, methods=["GET"]),
             Route("/v1/projects/{project_id}", get_project, methods=["GET"]),
+            Route(IMAGE_PATH, image_endpoint(store, faults, drawn), methods=["GET"]),
             Route("/openapi.json", openapi, methods=["GET"]),
         ],
         middleware=[
@@ -122,6 +128,7 @@ def create_app(config: DemoConfig, store: DemoStore | None = None) -> Starlette:
     app.state.store = store
     app.state.faults = faults
     app.state.request_log = request_log
+    app.state.drawn_images = drawn
     return app
 
 

@@ -35,6 +35,7 @@ class DemoConfig:
     db_path: Path | None = None
     live: bool = False
     live_interval_s: float = 1.0
+    image_fault: str = ""  # see faults.IMAGE_FAULTS
 
     def __post_init__(self) -> None:
         if self.analyses < 0:
@@ -47,5 +48,7 @@ class DemoConfig:
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be between 0 and 1")
+        if self.image_fault not in ("", "404", "slow", "corrupt", "not-image", "huge"):
+            raise ValueError(f"unknown image fault {self.image_fault!r}")
         if self.live_interval_s <= 0:
             raise ValueError("live_interval_s must be > 0")

@@ -15,6 +15,9 @@ from screen_analysis.demo.config import DemoConfig
 JsonBody = bytes | str | Mapping[str, Any] | list[Any] | None
 
 
+IMAGE_FAULTS = ("", "404", "slow", "corrupt", "not-image", "huge")
+
+
 class RequestRecord(NamedTuple):
     """One request as the server saw it; `query` keeps the last value of each parameter."""
 
@@ -43,7 +46,8 @@ class Verdict:
 
 @dataclass
 class Faults:
-    """Live-tunable faults: latency with jitter, random errors, 429s, queued responses.
+    """Live-tunable faults: latency with jitter, random errors, 429s, queued responses, and
+    one fault for every image (`IMAGE_FAULTS`).
 
     Random draws come from a generator seeded by the demo seed, so a test that sends the
     same requests in the same order meets the same faults.
@@ -55,6 +59,9 @@ class Faults:
     rate_limit_rate: float = 0.0
     retry_after_s: int = 1
     seed: int = 0
+    # Images only: "" (none), "404", "slow", "corrupt", "not-image" or "huge" (a bomb).
+    image_fault: str = ""
+    image_slow_ms: float = 3000.0
     _queue: deque[InjectedResponse] = field(default_factory=deque, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _rng: random.Random = field(init=False, repr=False)
@@ -72,6 +79,7 @@ class Faults:
             rate_limit_rate=config.rate_limit_rate,
             retry_after_s=config.retry_after_s,
             seed=config.seed,
+            image_fault=config.image_fault,
         )
 
     def inject(
@@ -100,6 +108,7 @@ class Faults:
             self._queue.clear()
             self.latency_ms = self.latency_jitter_ms = 0.0
             self.error_rate = self.rate_limit_rate = 0.0
+            self.image_fault = ""
 
     @property
     def pending_injections(self) -> int:

@@ -222,6 +222,13 @@ class DemoStore:
             "updated_at": project["updated_at"],
         }
 
+    def get_analysis(self, analysis_id: str) -> dict[str, Any] | None:
+        """The analysis in wire form, or None when unknown (the images route)."""
+        with self._lock:
+            sql = f"SELECT {_ANALYSIS_COLUMNS} FROM analyses WHERE id = ?"
+            row = self._db.execute(sql, (analysis_id,)).fetchone()
+        return None if row is None else _analysis_wire(row)
+
     def projects(self) -> list[ProjectRow]:
         """Every project as stored, in creation order of the generator."""
         with self._lock:
