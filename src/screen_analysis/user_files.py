@@ -27,14 +27,16 @@ def lock_path(path: Path) -> Path:
     return path.with_name(f".{path.name}.lock")
 
 
-def write_atomic(path: Path, text: str, *, mode: int | None = None) -> None:
-    """Replace `path` with `text` through a uniquely named temp file in the same folder."""
+def write_atomic(path: Path, text: str | bytes, *, mode: int | None = None) -> None:
+    """Replace `path` with `text` (or bytes) through a uniquely named temp file in the same
+    folder."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     tmp = Path(tmp_name)
+    data = text.encode("utf-8") if isinstance(text, str) else text
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
         if mode is not None:

@@ -26,6 +26,13 @@ from screen_analysis.api.errors import (
     ScreenAnalysisError,
     error_for_status,
 )
+from screen_analysis.api.image_fetch import (
+    IMAGE_TIMEOUT_S,
+    MAX_IMAGE_BYTES,
+    ImageBytes,
+    fetch_image,
+    origin_of,
+)
 from screen_analysis.api.messages import clean_message
 from screen_analysis.api.models import AnalysisPage, Project
 from screen_analysis.api.pagination import AnalysisIterator, PageIterator
@@ -172,6 +179,33 @@ class ScreenAnalysisClient:
         checked = arguments.check_id(project_id, name="project_id")
         url = self._url(f"/v1/projects/{quote(checked, safe='')}", {})
         return await self._request(url, parse_project)
+
+    async def fetch_image(
+        self,
+        url: str,
+        *,
+        etag: str | None = None,
+        max_bytes: int = MAX_IMAGE_BYTES,
+        timeout_s: float = IMAGE_TIMEOUT_S,
+    ) -> ImageBytes:
+        """An analysis's image, on this client's connections; the key only to the API's own
+        origin, redirects included (see `api.image_fetch`). Raises ImageFetchError."""
+        return await fetch_image(
+            self._http,
+            url,
+            api_base=self._base_url,
+            authorization=self._headers(),
+            etag=etag,
+            max_bytes=max_bytes,
+            timeout_s=timeout_s,
+        )
+
+    def is_api_origin(self, url: str) -> bool:
+        """Whether `url` is on the API's own scheme, host and port."""
+        try:
+            return origin_of(httpx.URL(url)) == origin_of(self._base_url)
+        except (httpx.InvalidURL, TypeError, ValueError):
+            return False
 
     @staticmethod
     def _list_params(project_id: object, status: object, limit: object) -> dict[str, str]:

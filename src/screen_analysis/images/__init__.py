@@ -1,0 +1,1 @@
+"""Images of analysed screens, headless: decoding, resizing and the caches behind the preview."""
