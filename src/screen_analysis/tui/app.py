@@ -13,10 +13,13 @@ from textual.worker import Worker, WorkerState
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.config import ConfigError, Connection, Settings, save_config_values
+from screen_analysis.images.disk import DiskCache
+from screen_analysis.images.service import ImagePipeline
 from screen_analysis.safe_text import clean
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.commands import MainCommands
 from screen_analysis.tui.formatting import now_utc
+from screen_analysis.tui.graphics import Graphics, replay_typeahead
 from screen_analysis.tui.screens.help import HelpScreen
 from screen_analysis.tui.screens.login import LoginScreen
 from screen_analysis.tui.screens.main import MainScreen
@@ -31,6 +34,7 @@ from screen_analysis.tui.themes import (
     user_theme_dir,
     variable_defaults,
 )
+from screen_analysis.tui.widgets.screen_image import ImagePreviews
 
 ClientFactory = Callable[[Connection], ScreenAnalysisClient]
 
@@ -71,10 +75,13 @@ class ScreenAnalysisApp(App[int]):
         make_client: ClientFactory = default_client,
         themes: ThemeLoad | None = None,
         start_message: str = "",
+        graphics: Graphics | None = None,
+        image_cache: DiskCache | None = None,
     ) -> None:
         """Remember what to connect to; nothing is opened before mount.
 
-        `themes` are the loaded theme files (None: load the shipped and the user's now).
+        `themes` are the loaded theme files (None: load the shipped and the user's now);
+        `graphics` how images are drawn (None: not at all), `image_cache` where they are kept.
         """
         super().__init__()
         self.settings = settings
@@ -86,6 +93,7 @@ class ScreenAnalysisApp(App[int]):
         self.make_client = make_client
         self.start_message = start_message
         self.client: ScreenAnalysisClient | None = None
+        self.previews = ImagePreviews(graphics or Graphics(), ImagePipeline(None, disk=image_cache))
         self.themes_loaded = themes if themes is not None else load_themes(user_theme_dir())
         register_themes(self, self.themes_loaded.themes)
         self._theme_note = ""
@@ -107,6 +115,7 @@ class ScreenAnalysisApp(App[int]):
         low_colour = self.no_color or self.console.color_system in (None, "standard", "windows")
         self.set_class(low_colour, "-low-colour")
         self._report_theme_problems()
+        replay_typeahead(self, self.previews.graphics.typeahead)
         if self.connection is not None:
             await self._browse(self.connection)
         elif self.settings.base_url or self.start_message:
@@ -159,6 +168,7 @@ class ScreenAnalysisApp(App[int]):
         await self._close_client()
         self.connection = connection
         self.client = self.make_client(connection)
+        self._fetch_images_with(self.client)
         self.sub_title = "demo" if connection.is_demo else clean(connection.base_url)
         screen = MainScreen(
             self.client,
@@ -170,6 +180,10 @@ class ScreenAnalysisApp(App[int]):
         while len(self.screen_stack) > 1:
             await self.pop_screen()
         await self.push_screen(screen)
+
+    def _fetch_images_with(self, client: ScreenAnalysisClient) -> None:
+        self.previews.pipeline.fetch = client.fetch_image
+        self.previews.is_api_origin = client.is_api_origin
 
     @on(WelcomeScreen.DemoRequested)
     @on(LoginScreen.DemoRequested)
@@ -218,6 +232,7 @@ class ScreenAnalysisApp(App[int]):
                 main.resume(None)
                 return
             stale, self.client = self.client, self.make_client(connection)
+            self._fetch_images_with(self.client)
             self.connection = connection
             main.resume(self.client)
             if stale is not None:

@@ -30,6 +30,7 @@ from screen_analysis.tui.formatting import (
 )
 from screen_analysis.tui.project_book import KnownProject
 from screen_analysis.tui.widgets.score_bar import ScoreBar
+from screen_analysis.tui.widgets.screen_image import ImagePreviews, ScreenImage
 
 _STATUS_CLASSES = ("-pending", "-processing", "-completed", "-failed", "-unknown")
 
@@ -119,14 +120,27 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
         }
         & > #detail-error { color: $status-failed; }
         & > #detail-empty { color: $foreground-muted; text-style: italic; }
+        & > #detail-image { height: 14; margin-top: 1; }
     }
     """
+
+    def __init__(
+        self,
+        previews: ImagePreviews | None = None,
+        *,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        """The pane; images through `previews` (None: the app's)."""
+        super().__init__(id=id, classes=classes)
+        self._previews = previews
 
     def compose(self) -> ComposeResult:
         """The fixed parts; `show` fills them."""
         yield Static("", id="detail-empty", markup=False)
         yield Static("", id="detail-label", markup=False)
         yield Static("", id="detail-status", markup=False)
+        yield ScreenImage(self._previews, id="detail-image")
         yield Static("Scores", id="detail-scores-title", classes="section", markup=False)
         yield Static("", id="detail-weights", markup=False)
         for criterion in CRITERIA:
@@ -172,6 +186,7 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
             meta = "" if item is None or item.id is None else "ID  " + clean(item.id)
             self._set("detail-meta", meta)
             self._sections(scores=False, feedback=False, error=False, meta=bool(meta))
+            self.query_one(ScreenImage).show(None)
             return
         self._set("detail-empty", "", visible=False)
         self._set("detail-label", clean(item.label) or "(no label)")
@@ -183,7 +198,9 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
         feedback = [clean(line) for line in item.feedback or [] if clean(line)]
         self._set("detail-feedback", "\n".join(f"• {line}" for line in feedback))
         self._set("detail-error", clean(item.error_message, single_line=False))
-        self._set("detail-meta", self._meta_text(item, project))
+        image = self.query_one(ScreenImage)
+        image.show(item)
+        self._set("detail-meta", self._meta_text(item, project, image.previews))
         self._sections(
             scores=self._has_scores(item),
             feedback=bool(feedback),
@@ -221,15 +238,22 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
         self._set("detail-extra", "\n".join(extra), visible=bool(extra))
 
     @staticmethod
-    def _meta_text(item: Analysis, known: KnownProject | None) -> str:
+    def _meta_text(
+        item: Analysis, known: KnownProject | None, previews: ImagePreviews | None
+    ) -> str:
         project = clean(item.project_id) or DASH
         if known is not None and known.project is not None:
             project = f"{clean(known.project.name)} ({project})"
         lines = [
             f"Created    {local_time(item.created_at)}",
             f"Completed  {local_time(item.completed_at)}",
-            f"Image      {clean(item.image_url) or DASH}",
+            f"Image      {clean(_image_address(item, previews)) or DASH}",
             f"ID         {clean(item.id) or DASH}",
             f"Project    {project}",
         ]
         return "\n".join(lines)
+
+
+def _image_address(item: Analysis, previews: ImagePreviews | None) -> str:
+    url = item.image_url or ""
+    return previews.display_url(url) if previews is not None else url

@@ -1,0 +1,241 @@
+"""How images are drawn: kitty graphics, sixel, half-cell blocks, or not at all.
+
+Decided once, before the app starts (`choose_graphics`), because a terminal can only be
+asked while nothing else reads its input. `auto` asks only when stdin and stdout are both
+a terminal: one write (a kitty graphics query, a cell-size report and Device Attributes),
+then reading until the Device Attributes answer — which every terminal sends — or a short
+deadline. Keys typed meanwhile are kept and handed to the app (`replay_typeahead`), so none
+is lost. textual-image would ask the terminal itself when imported; `renderer_class`
+imports it so that it does not.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, cast, get_args
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual_image.widget._base import Image as ImageWidget
+
+ImageMode = Literal["auto", "kitty", "sixel", "halfcell", "off"]
+IMAGE_MODES: tuple[str, ...] = get_args(ImageMode)
+DETECT_TIMEOUT_S = 0.25
+DEFAULT_CELL = (10, 20)
+
+_KITTY_QUERY = "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\"
+_CELL_QUERY = "\x1b[16t"
+_DA1_QUERY = "\x1b[c"
+_KITTY_ANSWER = re.compile(r"\x1b_Gi=31;([^\x1b]*)\x1b\\")
+_CELL_ANSWER = re.compile(r"\x1b\[6;(\d+);(\d+)t")
+_DA1_ANSWER = re.compile(r"\x1b\[\?([\d;]*)c")
+
+
+class InvalidImageModeError(ValueError):
+    """An images setting that is not one of IMAGE_MODES."""
+
+
+def parse_image_mode(value: str | None) -> ImageMode:
+    """`value` as an ImageMode (None: auto)."""
+    if value is None:
+        return "auto"
+    lowered = value.strip().lower()
+    if lowered not in IMAGE_MODES:
+        raise InvalidImageModeError(
+            f"images must be one of {', '.join(IMAGE_MODES)}, got {value!r}"
+        )
+    return cast(ImageMode, lowered)
+
+
+@dataclass(frozen=True)
+class Graphics:
+    """The drawing mode in use, the size of a cell in pixels, and keys typed during the query."""
+
+    mode: Literal["kitty", "sixel", "halfcell", "off"] = "off"
+    cell_size: tuple[int, int] = DEFAULT_CELL
+    reason: str = ""
+    typeahead: str = ""
+
+    @property
+    def enabled(self) -> bool:
+        """Whether images are drawn at all."""
+        return self.mode != "off"
+
+    def pixel_box(self, columns: int, rows: int) -> tuple[int, int]:
+        """The pixels a region of cells shows: half-cell blocks have two per cell, one wide."""
+        if self.mode == "halfcell":
+            return columns, rows * 2
+        return columns * self.cell_size[0], rows * self.cell_size[1]
+
+    def cells_for(self, pixels: tuple[int, int]) -> tuple[int, int]:
+        """The cells an image prepared for `pixel_box` takes."""
+        width, height = pixels
+        if self.mode == "halfcell":
+            return width, (height + 1) // 2
+        cell_w, cell_h = self.cell_size
+        return max(1, round(width / cell_w)), max(1, round(height / cell_h))
+
+
+@dataclass(frozen=True)
+class TerminalAnswer:
+    """What the terminal said to the query."""
+
+    kitty: bool = False
+    sixel: bool = False
+    cell_size: tuple[int, int] | None = None
+    typeahead: str = ""
+
+
+def few_colours(environ: os._Environ[str] | dict[str, str]) -> bool:
+    """NO_COLOR, a dumb terminal, or no sign of 256 colours or more."""
+    if environ.get("NO_COLOR"):
+        return True
+    term = environ.get("TERM", "")
+    if term in ("", "dumb", "linux") and not environ.get("COLORTERM"):
+        return True
+    return not (
+        "256" in term
+        or environ.get("COLORTERM", "").lower() in ("truecolor", "24bit")
+        or environ.get("TERM_PROGRAM") in ("iTerm.app", "WezTerm", "vscode")
+    )
+
+
+def choose_graphics(
+    requested: ImageMode,
+    *,
+    environ: dict[str, str] | None = None,
+    interactive: bool | None = None,
+    ask: object = None,
+) -> Graphics:
+    """The mode for `requested`. `auto` is `off` with few colours, half-cell when stdout is
+    not a terminal (nothing is asked), else what the terminal answers (`ask`: the query
+    function, for tests)."""
+    env = dict(os.environ) if environ is None else environ
+    if requested == "off":
+        return Graphics("off", reason="images off")
+    tty = _interactive() if interactive is None else interactive
+    cell = _ioctl_cell_size() if tty else None
+    if requested != "auto":
+        return Graphics(requested, cell or DEFAULT_CELL, reason=f"images {requested} (asked)")
+    if few_colours(env):
+        return Graphics("off", reason="few colours or NO_COLOR: images off (--images to force)")
+    if not tty:
+        return Graphics("halfcell", reason="not a terminal: half-cell, nothing asked")
+    query = ask if callable(ask) else query_terminal
+    answer: TerminalAnswer = query()
+    size = cell or answer.cell_size or DEFAULT_CELL
+    if answer.sixel:
+        return Graphics("sixel", size, "the terminal supports sixel", answer.typeahead)
+    if answer.kitty and "TMUX" not in env:
+        return Graphics("kitty", size, "the terminal supports kitty graphics", answer.typeahead)
+    return Graphics("halfcell", size, "no graphics protocol: half-cell", answer.typeahead)
+
+
+def _interactive() -> bool:
+    streams = (sys.__stdin__, sys.__stdout__)
+    return all(stream is not None and stream.isatty() for stream in streams)
+
+
+def _ioctl_cell_size() -> tuple[int, int] | None:
+    """Cell size from the window size in pixels, where the terminal reports one."""
+    if sys.platform == "win32" or sys.__stdout__ is None:
+        return None
+    import fcntl
+    import struct
+    import termios
+
+    try:
+        packed = fcntl.ioctl(sys.__stdout__.fileno(), termios.TIOCGWINSZ, b"\0" * 8)
+    except OSError:
+        return None
+    rows, columns, width, height = struct.unpack("HHHH", packed)
+    if not (rows and columns and width and height):
+        return None
+    return width // columns, height // rows
+
+
+def query_terminal(timeout_s: float = DETECT_TIMEOUT_S) -> TerminalAnswer:
+    """Ask the terminal once and read until its Device Attributes answer (or `timeout_s`).
+
+    Bytes that are not part of an answer are keys typed meanwhile: returned as typeahead.
+    """
+    if sys.platform == "win32" or sys.__stdin__ is None or sys.__stdout__ is None:
+        return TerminalAnswer()
+    import select
+    import termios
+    import tty
+
+    fd = sys.__stdin__.fileno()
+    saved = termios.tcgetattr(fd)
+    received = b""
+    try:
+        tty.setcbreak(fd, termios.TCSANOW)
+        sys.__stdout__.write(_KITTY_QUERY + _CELL_QUERY + _DA1_QUERY)
+        sys.__stdout__.flush()
+        deadline = time.monotonic() + timeout_s
+        while not _DA1_ANSWER.search(received.decode("latin-1")):
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                break
+            received += os.read(fd, 1024)
+    finally:
+        termios.tcsetattr(fd, termios.TCSANOW, saved)
+    return parse_answer(received.decode("utf-8", errors="replace"))
+
+
+def parse_answer(text: str) -> TerminalAnswer:
+    """Split what the terminal sent into its answers and the keys typed meanwhile."""
+    kitty = _KITTY_ANSWER.search(text)
+    cell = _CELL_ANSWER.search(text)
+    da1 = _DA1_ANSWER.search(text)
+    typeahead = text
+    for found in (kitty, cell, da1):
+        if found is not None:
+            typeahead = typeahead.replace(found.group(0), "", 1)
+    return TerminalAnswer(
+        kitty=kitty is not None and kitty.group(1) == "OK",
+        sixel=da1 is not None and "4" in da1.group(1).split(";"),
+        cell_size=(int(cell.group(2)), int(cell.group(1))) if cell else None,
+        typeahead=typeahead,
+    )
+
+
+class _NotATerminal:
+    """Stands in for stdout while textual-image is imported, so it asks the terminal nothing."""
+
+    def isatty(self) -> bool:
+        return False
+
+
+def renderer_class(graphics: Graphics) -> type[ImageWidget]:
+    """textual-image's widget for the mode (imported without it querying the terminal)."""
+    from textual_image import _terminal
+
+    # The cell size decided here, so textual-image never asks for it.
+    _terminal.get_cell_size._result = _terminal.CellSize(*graphics.cell_size)  # type: ignore[attr-defined]
+    real = sys.__stdout__
+    setattr(sys, "__stdout__", _NotATerminal())  # noqa: B010 - a Final name to mypy
+    try:
+        from textual_image.widget import HalfcellImage, SixelImage, TGPImage
+    finally:
+        setattr(sys, "__stdout__", real)  # noqa: B010
+    classes: dict[str, type[ImageWidget]] = {
+        "kitty": TGPImage,
+        "sixel": SixelImage,
+        "halfcell": HalfcellImage,
+    }
+    return classes.get(graphics.mode, HalfcellImage)
+
+
+def replay_typeahead(app: App[Any], typeahead: str) -> None:
+    """Deliver keys typed while the terminal was asked, as if typed now."""
+    if not typeahead:
+        return
+    from textual._xterm_parser import XTermParser
+
+    for message in XTermParser().feed(typeahead):
+        app.post_message(message)

@@ -1,0 +1,190 @@
+"""The analysed screen of one analysis, scaled to fit its region, aspect kept.
+
+Given an analysis (or None) with `show`. Only the analysis the cursor settles on is
+fetched: the load waits `SETTLE_S` in an exclusive worker, so moving on cancels it (a held
+key through 200 rows fetches once, at the row where it stops), and a fetch for an analysis
+no longer shown is cancelled the same way. A failure is one line in place of the image,
+remembered so it is not asked for again in a loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import httpx
+from PIL import Image
+from textual import work
+from textual.app import ComposeResult
+from textual.content import Content
+from textual.widget import Widget
+from textual.widgets import Static
+
+from screen_analysis.api.image_fetch import ImageFetchError
+from screen_analysis.api.models import Analysis
+from screen_analysis.images.decode import ImageDecodeError
+from screen_analysis.images.service import ImagePipeline
+from screen_analysis.safe_text import clean
+from screen_analysis.tui.graphics import Graphics, renderer_class
+
+if TYPE_CHECKING:
+    from textual_image.widget._base import Image as ImageWidget
+
+SETTLE_S = 0.15
+ImageKey = tuple[str, str, tuple[int, int]]
+
+
+def _never(url: str) -> bool:
+    return False
+
+
+@dataclass
+class ImagePreviews:
+    """What image widgets need: how to draw, the pipeline, and which URLs are the API's."""
+
+    graphics: Graphics
+    pipeline: ImagePipeline
+    is_api_origin: Callable[[str], bool] = field(default=_never)
+
+    def display_url(self, url: str) -> str:
+        """`url` as shown: the path alone when it is on the API's own server."""
+        if url and self.is_api_origin(url):
+            return httpx.URL(url).raw_path.decode("ascii", "replace") + "  (API server)"
+        return url
+
+
+def image_version(item: Analysis) -> str:
+    """What the picture shows changes with the status and the score."""
+    return f"{item.status}:{item.score}"
+
+
+class ScreenImage(Widget):
+    """An analysis's image; one short line when there is none to show."""
+
+    DEFAULT_CSS = """
+    ScreenImage {
+        width: 1fr;
+        height: 1fr;
+        align: center top;
+        & > .screen-image--note { color: $foreground-muted; width: 1fr; height: 1; }
+    }
+    """
+
+    def __init__(
+        self,
+        previews: ImagePreviews | None = None,
+        *,
+        settle_s: float = SETTLE_S,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        """Show images through `previews` (None: the app's)."""
+        super().__init__(id=id, classes=classes)
+        self._previews = previews
+        self.settle_s = settle_s
+        self._item: Analysis | None = None
+        self._wanted: ImageKey | None = None
+        self._shown: ImageKey | None = None
+        self._failures: dict[ImageKey, str] = {}
+        self._picture: ImageWidget | None = None
+
+    @property
+    def previews(self) -> ImagePreviews | None:
+        """The pipeline and mode in use (the app's unless given)."""
+        if self._previews is None:
+            self._previews = getattr(self.app, "previews", None)
+        return self._previews
+
+    def compose(self) -> ComposeResult:
+        """The note line; the picture is mounted once there is one."""
+        yield Static("", classes="screen-image--note", markup=False)
+
+    def _note(self, text: str) -> None:
+        note = self.query_one(".screen-image--note", Static)
+        note.update(Content(text))
+        note.display = bool(text)
+
+    def show(self, item: Analysis | None) -> None:
+        """Show `item`'s image (None: nothing)."""
+        self._item = item
+        self._request()
+
+    def on_resize(self) -> None:
+        """A new size wants the image prepared for it."""
+        self._request()
+
+    def _key(self) -> ImageKey | None:
+        previews, item = self.previews, self._item
+        if previews is None or item is None or not item.image_url:
+            return None
+        columns, rows = self.content_size
+        if columns < 2 or rows < 1:
+            return None
+        return item.image_url, image_version(item), previews.graphics.pixel_box(columns, rows)
+
+    def _request(self) -> None:
+        previews = self.previews
+        if previews is None or not previews.graphics.enabled:
+            self.display = False
+            return
+        self.display = True
+        if self._item is not None and not self._item.image_url:
+            self._clear("no image address")
+            return
+        key = self._key()
+        if key is None or key == self._wanted:
+            return
+        self._wanted = key
+        if key in self._failures:
+            self._clear("image unavailable: " + self._failures[key])
+            return
+        cached = previews.pipeline.cached(*key)
+        if cached is not None:
+            self._paint(key, cached)
+            return
+        self._clear("loading image…")
+        self._load(key)
+
+    @work(exclusive=True, group="screen-image", exit_on_error=False)
+    async def _load(self, key: ImageKey) -> None:
+        """Wait for the cursor to settle, then load; cancelled when another is asked for."""
+        previews = self.previews
+        assert previews is not None
+        await asyncio.sleep(self.settle_s)
+        try:
+            image = await previews.pipeline.load(*key)
+        except (ImageFetchError, ImageDecodeError) as exc:
+            reason = clean(exc.reason)
+        except RuntimeError as exc:  # no connection yet
+            reason = clean(str(exc))
+        else:
+            if key == self._wanted:
+                self._paint(key, image)
+            return
+        self._failures[key] = reason
+        if key == self._wanted:
+            self._clear("image unavailable: " + reason)
+
+    def _clear(self, note: str) -> None:
+        self._shown = None
+        if self._picture is not None:
+            self._picture.display = False
+        self._note(note)
+
+    def _paint(self, key: ImageKey, image: Image.Image) -> None:
+        previews = self.previews
+        assert previews is not None
+        columns, rows = previews.graphics.cells_for(image.size)
+        if self._picture is None:
+            renderer = renderer_class(previews.graphics)
+            self._picture = renderer(image)
+            self.mount(self._picture)
+        else:
+            self._picture.image = image
+        self._picture.styles.width = columns
+        self._picture.styles.height = rows
+        self._picture.display = True
+        self._shown = key
+        self._note("")
