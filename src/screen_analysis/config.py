@@ -7,6 +7,7 @@ The config file is TOML in the user config dir (platformdirs), e.g.
     projects = ["proj_123", "proj_456"]     # pinned in the sidebar
     theme = "screen-analysis-dark"
     refresh_interval = 5.0                  # seconds; 0 turns auto-refresh off
+    images = "auto"                         # auto | kitty | sixel | halfcell | off
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class Settings:
     theme: str | None = None
     refresh_interval: float = DEFAULT_REFRESH_INTERVAL
     allow_insecure_http: bool = False
+    images: str | None = None  # auto | kitty | sixel | halfcell | off (None: auto)
     config_path: Path = field(default_factory=default_config_path)
     state_path: Path = field(default_factory=lambda: data_dir() / "state.json")
 
@@ -89,6 +91,7 @@ def load_settings(
     theme: str | None = None,
     refresh_interval: float | None = None,
     allow_insecure_http: bool = False,
+    images: str | None = None,
     environ: Mapping[str, str] | None = None,
     config_path: Path | None = None,
 ) -> Settings:
@@ -120,6 +123,7 @@ def load_settings(
         theme=theme or env.get(f"{ENV_PREFIX}THEME") or _expect(data, "theme", str, path),
         refresh_interval=max(0.0, interval),
         allow_insecure_http=allow_insecure_http,
+        images=images or env.get(f"{ENV_PREFIX}IMAGES") or _expect(data, "images", str, path),
         config_path=path,
     )
 

@@ -13,6 +13,7 @@ from screen_analysis.state import RememberedProjects
 
 if TYPE_CHECKING:
     from screen_analysis.auth.keystore import KeyStore
+    from screen_analysis.tui.graphics import Graphics
     from screen_analysis.tui.sign_in import SaveKey
     from screen_analysis.tui.themes import ThemeLoad
 
@@ -91,13 +92,30 @@ def _warn(message: str) -> None:
     click.echo(f"Warning: {message}", err=True)
 
 
+def image_graphics(ctx: CliContext) -> Graphics:
+    """How the app draws images: decided once, here, before it owns the terminal."""
+    from screen_analysis.tui.graphics import (
+        InvalidImageModeError,
+        choose_graphics,
+        parse_image_mode,
+    )
+
+    try:
+        mode = parse_image_mode(ctx.settings.images)
+    except InvalidImageModeError as exc:
+        raise CliError(str(exc), ExitCode.USAGE) from exc
+    return choose_graphics(mode)
+
+
 def launch_app(ctx: CliContext) -> None:
     """Run the app until the user quits; exit code 0 on `q`."""
+    from screen_analysis.images.disk import DiskCache
     from screen_analysis.tui.app import ScreenAnalysisApp
     from screen_analysis.tui.themes import load_themes, user_theme_dir
 
     themes = load_themes(user_theme_dir())
     check_theme_flag(theme_flag(), themes)
+    graphics = image_graphics(ctx)
     ctx.demo_options.setdefault("live", True)  # the app's demo shows activity
     connection, start_message = start_point(ctx)
     app = ScreenAnalysisApp(
@@ -108,6 +126,8 @@ def launch_app(ctx: CliContext) -> None:
         save_key=keyring_saver(),
         themes=themes,
         start_message=start_message,
+        graphics=graphics,
+        image_cache=DiskCache() if graphics.enabled else None,
     )
     app.run()
     code = app.return_code or 0

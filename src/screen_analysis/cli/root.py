@@ -159,6 +159,11 @@ class LazyGroup(click.Group):
     is_flag=True,
     help="Allow plain http:// to a host that is not this machine.",
 )
+@click.option(
+    "--images",
+    type=click.Choice(["auto", "kitty", "sixel", "halfcell", "off"]),
+    help="How the app draws images (env SCREEN_ANALYSIS_IMAGES; default auto).",
+)
 @click.option("--debug", is_flag=True, help="Show tracebacks (with the key redacted).")
 @click.version_option(__version__, prog_name="screen-analysis")
 @click.pass_context
@@ -169,6 +174,7 @@ def cli(
     projects: tuple[str, ...],
     theme: str | None,
     allow_insecure_http: bool,
+    images: str | None,
     debug: bool,
 ) -> None:
     """Browse and script the Screen Analysis Service.
@@ -181,6 +187,7 @@ def cli(
             projects=projects,
             theme=theme,
             allow_insecure_http=allow_insecure_http,
+            images=images,
         )
     except Exception as exc:  # a broken config file is a usage error, said in one line
         run_reporting(_raise(exc), debug=debug, secrets=list)

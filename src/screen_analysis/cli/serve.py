@@ -38,6 +38,8 @@ def app_command(ctx: CliContext, *, demo: bool, theme: str | None) -> str:
         args.append("--allow-insecure-http")
     if demo:
         args.append("--demo")
+    # A browser terminal has no kitty or sixel graphics, and must not be asked.
+    args += ["--images", "off" if ctx.settings.images == "off" else "halfcell"]
     return shlex.join(args)
 
 

@@ -1,0 +1,85 @@
+"""One analysis's screen as large as the terminal allows, its scores beside it; Esc goes back."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from screen_analysis.api.models import CRITERIA, Analysis
+from screen_analysis.safe_text import clean
+from screen_analysis.tui.formatting import DASH, format_score, status_glyph, status_word
+from screen_analysis.tui.widgets.analysis_detail import CriterionRow
+from screen_analysis.tui.widgets.screen_image import ImagePreviews, ScreenImage
+
+
+class ImageView(Screen[None]):
+    """The image full screen, with the label, the overall score and the breakdown."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back", id="image-view.back"),
+        Binding("i", "back", "Back", show=False, id="image-view.close"),
+    ]
+
+    DEFAULT_CSS = """
+    ImageView {
+        & #image-view-body { height: 1fr; }
+        & #image-view-image { width: 1fr; height: 1fr; padding: 0 1; }
+        & #image-view-side {
+            width: 36;
+            height: 1fr;
+            padding: 0 1;
+            border-left: vkey $border-blurred;
+        }
+        & #image-view-label { text-style: bold; }
+        & #image-view-score { margin-bottom: 1; color: $foreground-muted; }
+        & CriterionRow > .criterion-name { width: 17; }
+    }
+    ImageView.-narrow {
+        & #image-view-body { layout: vertical; }
+        & #image-view-side { width: 1fr; height: auto; border-left: none; }
+    }
+    """
+
+    def __init__(self, item: Analysis, previews: ImagePreviews | None = None) -> None:
+        """Show `item`'s image through `previews` (None: the app's)."""
+        super().__init__()
+        self.item = item
+        self._previews = previews
+
+    def compose(self) -> ComposeResult:
+        """The image, then the side panel with the scores."""
+        with Horizontal(id="image-view-body"):
+            yield ScreenImage(self._previews, settle_s=0.0, id="image-view-image")
+            with Vertical(id="image-view-side"):
+                yield Static(Content(clean(self.item.label) or "(no label)"), id="image-view-label")
+                yield Static(Content(self._score_line()), id="image-view-score")
+                for criterion in CRITERIA:
+                    yield CriterionRow(criterion)
+        yield Footer()
+
+    def _score_line(self) -> str:
+        item = self.item
+        status = f"{status_glyph(item.status)} {status_word(item.status)}"
+        score = DASH if item.score is None else format_score(item.score)
+        return f"{status} · score {score}"
+
+    def on_mount(self) -> None:
+        """Fill the scores and ask for the image."""
+        breakdown = self.item.breakdown or {}
+        for row in self.query(CriterionRow):
+            row.show(breakdown.get(row.criterion.value), None)
+        self.query_one(ScreenImage).show(self.item)
+
+    def on_resize(self) -> None:
+        """Below 100 columns the scores go under the image."""
+        self.set_class(self.size.width < 100, "-narrow")
+
+    def action_back(self) -> None:
+        """Back to where the image was opened from."""
+        self.dismiss(None)
