@@ -7,6 +7,9 @@ The config file is TOML in the user config dir (platformdirs), e.g.
     projects = ["proj_123", "proj_456"]     # pinned in the sidebar
     theme = "screen-analysis-dark"
     refresh_interval = 5.0                  # seconds; 0 turns auto-refresh off
+
+    [keymap]                                # binding ids to keys (see the README)
+    find = "ctrl+f"
 """
 
 from __future__ import annotations
@@ -56,6 +59,9 @@ class Settings:
     theme: str | None = None
     refresh_interval: float = DEFAULT_REFRESH_INTERVAL
     allow_insecure_http: bool = False
+    keymap: Mapping[str, object] = field(
+        default_factory=dict
+    )  # binding id -> keys, checked by the app
     config_path: Path = field(default_factory=default_config_path)
     state_path: Path = field(default_factory=lambda: data_dir() / "state.json")
 
@@ -120,6 +126,7 @@ def load_settings(
         theme=theme or env.get(f"{ENV_PREFIX}THEME") or _expect(data, "theme", str, path),
         refresh_interval=max(0.0, interval),
         allow_insecure_http=allow_insecure_http,
+        keymap=dict(_expect(data, "keymap", dict, path) or {}),
         config_path=path,
     )
 
