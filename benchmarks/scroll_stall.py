@@ -36,8 +36,8 @@ from screen_analysis.config import Connection, Settings
 from screen_analysis.demo.config import DemoConfig
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app import ScreenAnalysisApp
-from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.feed import PAGE_SIZE
+from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.widgets.analyses_table import AnalysesTable
 
 from .server_process import ServerProcess
