@@ -8,6 +8,9 @@ The config file is TOML in the user config dir (platformdirs), e.g.
     theme = "screen-analysis-dark"
     refresh_interval = 5.0                  # seconds; 0 turns auto-refresh off
     images = "auto"                         # auto | kitty | sixel | halfcell | off
+
+    [keymap]                                # binding ids to keys (see the README)
+    find = "ctrl+f"
 """
 
 from __future__ import annotations
@@ -58,6 +61,9 @@ class Settings:
     refresh_interval: float = DEFAULT_REFRESH_INTERVAL
     allow_insecure_http: bool = False
     images: str | None = None  # auto | kitty | sixel | halfcell | off (None: auto)
+    keymap: Mapping[str, object] = field(
+        default_factory=dict
+    )  # binding id -> keys, checked by the app
     config_path: Path = field(default_factory=default_config_path)
     state_path: Path = field(default_factory=lambda: data_dir() / "state.json")
 
@@ -124,6 +130,7 @@ def load_settings(
         refresh_interval=max(0.0, interval),
         allow_insecure_http=allow_insecure_http,
         images=images or env.get(f"{ENV_PREFIX}IMAGES") or _expect(data, "images", str, path),
+        keymap=dict(_expect(data, "keymap", dict, path) or {}),
         config_path=path,
     )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import ClassVar
 
@@ -20,7 +20,8 @@ from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.commands import MainCommands
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.graphics import Graphics, replay_typeahead
-from screen_analysis.tui.screens.help import HelpScreen
+from screen_analysis.tui.keys import binding_ids, check_keymap, key_help
+from screen_analysis.tui.screens.help import HelpScreen, HelpSection
 from screen_analysis.tui.screens.login import LoginScreen
 from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.screens.welcome import WelcomeScreen
@@ -34,9 +35,29 @@ from screen_analysis.tui.themes import (
     user_theme_dir,
     variable_defaults,
 )
+from screen_analysis.tui.widgets.analyses_table import AnalysesTable
 from screen_analysis.tui.widgets.screen_image import ImagePreviews
 
+APP_KEYS: list[BindingType] = [
+    Binding("q", "quit", "Quit", tooltip="Quit (exit code 0)", id="quit"),
+    Binding("question_mark,f1", "help", "Help", tooltip="This help", key_display="?", id="help"),
+]
+BINDING_SCOPES: tuple[tuple[str, list[BindingType]], ...] = (
+    ("Browse", AnalysesTable.BINDINGS),
+    ("Act", MainScreen.BINDINGS),
+    ("Anywhere", APP_KEYS),
+)
 ClientFactory = Callable[[Connection], ScreenAnalysisClient]
+
+
+def remappable_ids() -> set[str]:
+    """Every binding id a `[keymap]` may name."""
+    return binding_ids(*(scope for _title, scope in BINDING_SCOPES), HelpScreen.BINDINGS)
+
+
+def help_sections(keymap: Mapping[str, str]) -> list[HelpSection]:
+    """The help screen's sections, from the bindings with `keymap` applied."""
+    return [(title, key_help(scope, keymap)) for title, scope in BINDING_SCOPES]
 
 
 def default_client(connection: Connection) -> ScreenAnalysisClient:
@@ -58,10 +79,7 @@ class ScreenAnalysisApp(App[int]):
     TITLE = "screen-analysis"
     CSS_PATH = "app.tcss"
     COMMANDS: ClassVar = App.COMMANDS | {MainCommands}
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "quit", "Quit", tooltip="Quit (exit code 0)"),
-        Binding("question_mark,f1", "help", "Help", key_display="?"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = APP_KEYS
 
     def __init__(
         self,
@@ -102,6 +120,8 @@ class ScreenAnalysisApp(App[int]):
             self._theme_note = f"The theme {wanted!r} is not available; using {DEFAULT_THEME}."
             wanted = DEFAULT_THEME
         self.theme = wanted
+        self.keymap, self._keymap_problems = check_keymap(settings.keymap, remappable_ids())
+        self.set_keymap(self.keymap)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """The app's variables ($status-*, $score-*) derived from the current theme."""
@@ -116,6 +136,10 @@ class ScreenAnalysisApp(App[int]):
         self.set_class(low_colour, "-low-colour")
         self._report_theme_problems()
         replay_typeahead(self, self.previews.graphics.typeahead)
+        if self._keymap_problems:
+            lines = ["[keymap] in " + str(self.settings.config_path) + ": left out, defaults kept:"]
+            self.notify("\n".join(lines + self._keymap_problems), severity="warning",
+                        timeout=15, markup=False)  # fmt: skip
         if self.connection is not None:
             await self._browse(self.connection)
         elif self.settings.base_url or self.start_message:
@@ -283,7 +307,7 @@ class ScreenAnalysisApp(App[int]):
     def action_help(self) -> None:
         """Show the keys."""
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(help_sections(self.keymap)))
 
     async def action_quit(self) -> None:
         """Quit with exit code 0."""
