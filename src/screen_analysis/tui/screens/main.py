@@ -225,7 +225,7 @@ class MainScreen(Screen[None]):
 
     def action_act(self, name: str) -> None:
         """An action of `HighlightActions` on the highlighted analysis or the loaded rows
-        (find, find_next, ask_project, copy_id, copy_url, open_image)."""
+        (find, find_next, ask_project, copy_id, copy_url, open_image, show_image)."""
         if name == "ask_project":
             self.actions.ask_project(self.projects.add)
         elif name in HighlightActions.NAMES:

@@ -1,5 +1,6 @@
 """What the main screen does with the highlighted analysis and the loaded rows: copy its id
-or image address, open the image in a browser, find a row by label, ask for a project id.
+or image address, open the image in a browser or full screen, find a row by label, ask for
+a project id.
 
 A part the screen composes (`MainScreen.actions`), not a base class: it reaches the screen's
 table through the screen it was given and runs the browser hand-off in a named worker.
@@ -19,6 +20,7 @@ from screen_analysis.tui.browser import has_graphical_browser, is_web_url, open_
 from screen_analysis.tui.clipboard import copy_text
 from screen_analysis.tui.screens.add_project import AddProjectDialog
 from screen_analysis.tui.screens.find import FindDialog
+from screen_analysis.tui.screens.image_view import ImageView
 from screen_analysis.tui.screens.show_url import ShowUrlDialog
 
 if TYPE_CHECKING:
@@ -40,7 +42,7 @@ def find_label(items: Sequence[AnalysisItem], query: str, start: int) -> int | N
 class HighlightActions:
     """The main screen's actions on the highlighted analysis and on the loaded labels."""
 
-    NAMES = frozenset({"find", "find_next", "copy_id", "copy_url", "open_image"})
+    NAMES = frozenset({"find", "find_next", "copy_id", "copy_url", "open_image", "show_image"})
 
     def __init__(self, screen: MainScreen) -> None:
         self._screen = screen
@@ -129,6 +131,16 @@ class HighlightActions:
             self._screen.run_worker(self._open(url), group="browser", exit_on_error=False)
         else:
             self.show_url(url, "No browser on this machine; copy the address:")
+
+    def show_image(self) -> None:
+        """The highlighted analysis's image full screen, its scores beside it."""
+        if (item := self._highlighted()) is None:
+            return
+        previews = getattr(self._app, "previews", None)
+        if previews is None or not previews.graphics.enabled:
+            self._notify("Images are off; start with --images auto (or halfcell).", "warning")
+            return
+        self._app.push_screen(ImageView(item, previews))
 
     async def _open(self, url: str) -> None:
         """Hand the address to the browser from a thread (webbrowser blocks)."""

@@ -50,6 +50,7 @@ MAIN_KEYS: list[BindingType] = [
     Binding(
         "o", "act('open_image')", "Open", tooltip="Open the image in a browser", id="open-image"
     ),
+    Binding("i", "act('show_image')", "Image", tooltip="Show the image full screen", id="image"),
     Binding(
         "escape",
         "close_detail",
