@@ -124,7 +124,7 @@ def test_field_values_follow_the_status(api: httpx.Client, walk: Walk) -> None:
     assert set(Counter(i["status"] for i in items)) == set(STATUSES)
     for item in items:
         assert item["id"].startswith("ana_") and item["project_id"].startswith("proj_")
-        assert item["image_url"].startswith("https://images.example.com/")
+        assert item["image_url"].endswith(f"/v1/images/{item['id']}.png")
         if item["status"] in ("pending", "processing"):
             assert (item["score"], item["breakdown"], item["error_message"]) == (None, None, None)
             assert (item["feedback"], item["completed_at"]) == ([], None)
