@@ -1,0 +1,154 @@
+"""The analysed screen in the detail pane and full screen (half-cell, deterministic)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual import events
+from textual.pilot import Pilot
+from textual_image.widget import HalfcellImage
+
+from screen_analysis.demo.runner import DemoServer
+from screen_analysis.images.disk import DiskCache
+from screen_analysis.tui.graphics import Graphics
+from screen_analysis.tui.screens.image_view import ImageView
+from screen_analysis.tui.screens.main import MainScreen
+from screen_analysis.tui.widgets.screen_image import ScreenImage
+
+from .conftest import connection_to, make_app, settled, wait_until
+
+Compare = Callable[..., bool]
+HALFCELL = Graphics("halfcell")
+
+
+async def hold_down(pilot: Pilot[Any], rows: int, interval_s: float = 0.03) -> None:
+    """↓ held: key events at a terminal's repeat rate, through the driver's path."""
+    for _ in range(rows):
+        pilot.app.post_message(events.Key("down", None))
+        await asyncio.sleep(interval_s)
+
+
+def image_requests(server: DemoServer) -> list[str]:
+    """Paths of the image requests the server received."""
+    return [r.path for r in server.request_log if r.path.startswith("/v1/images/")]
+
+
+def painted(screen: Any) -> bool:
+    """Whether the screen's image widget shows a picture."""
+    return any(w.display for w in screen.query(ScreenImage).first().query(HalfcellImage))
+
+
+def note(screen: Any) -> str:
+    """The image widget's one line."""
+    return str(screen.query_one(".screen-image--note").render())
+
+
+async def test_detail_pane_shows_the_highlighted_image(
+    tmp_path: Path, fresh_demo_server: DemoServer
+) -> None:
+    app = make_app(tmp_path, connection_to(fresh_demo_server), graphics=HALFCELL)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settled(pilot)
+        await wait_until(pilot, lambda: painted(screen.detail))
+        item = screen.table.highlighted_item
+        assert image_requests(fresh_demo_server) == [f"/v1/images/{item.id}.png"]
+        picture = screen.detail.query_one(HalfcellImage)
+        assert picture.size.width <= screen.detail.content_size.width
+
+
+async def test_holding_down_fetches_only_where_the_cursor_stops(
+    tmp_path: Path, fresh_demo_server: DemoServer
+) -> None:
+    app = make_app(tmp_path, connection_to(fresh_demo_server), graphics=HALFCELL)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settled(pilot)
+        await wait_until(pilot, lambda: painted(screen.detail))
+        before = len(image_requests(fresh_demo_server))
+        await hold_down(pilot, 60)
+        await wait_until(pilot, lambda: len(image_requests(fresh_demo_server)) > before)
+        await pilot.pause(0.5)
+        item = screen.table.highlighted_item
+        assert screen.table.cursor_row == 60
+        during = image_requests(fresh_demo_server)[before:]
+        # One, where the cursor stopped; a second only when the shared test machine stalls
+        # the app for longer than the settle time between two key repeats.
+        assert during[-1] == f"/v1/images/{item.id}.png" and len(during) <= 2
+
+
+async def test_a_failure_is_one_line_and_not_retried(
+    tmp_path: Path, fresh_demo_server: DemoServer
+) -> None:
+    fresh_demo_server.faults.image_fault = "404"
+    app = make_app(tmp_path, connection_to(fresh_demo_server), graphics=HALFCELL)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settled(pilot)
+        await wait_until(pilot, lambda: "unavailable" in note(screen.detail))
+        assert note(screen.detail) == "image unavailable: HTTP 404"
+        await pilot.pause(1.0)
+        assert len(image_requests(fresh_demo_server)) == 1
+        assert screen.detail.query_one("#detail-label").display  # the rest of the detail stays
+
+
+async def test_image_key_opens_full_screen_and_escape_goes_back(
+    tmp_path: Path, demo_server: DemoServer
+) -> None:
+    app = make_app(
+        tmp_path,
+        connection_to(demo_server),
+        graphics=HALFCELL,
+        image_cache=DiskCache(tmp_path / "images"),
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+        await pilot.press("4", "i")
+        await wait_until(pilot, lambda: isinstance(app.screen, ImageView))
+        await wait_until(pilot, lambda: painted(app.screen))
+        full = app.screen.query_one(HalfcellImage).size
+        assert full.width > 60  # larger than in the pane
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
+
+
+async def test_images_off_shows_nothing_and_fetches_nothing(
+    tmp_path: Path, fresh_demo_server: DemoServer
+) -> None:
+    app = make_app(tmp_path, connection_to(fresh_demo_server))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settled(pilot)
+        await pilot.pause(0.4)
+        assert not screen.detail.query_one(ScreenImage).display
+        assert image_requests(fresh_demo_server) == []
+
+
+@pytest.mark.parametrize("size", [(120, 40)], ids=["120x40"])
+def test_halfcell_preview_snapshot(
+    snap_compare: Compare, tmp_path: Path, demo_server: DemoServer, size: Any
+) -> None:
+    app = make_app(tmp_path, connection_to(demo_server), graphics=HALFCELL)
+
+    async def run(pilot: Pilot[Any]) -> None:
+        screen = await settled(pilot)
+        await pilot.press("4", "down")
+        await settled(pilot)
+        await wait_until(pilot, lambda: painted(screen.detail))
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run)
+
+
+def test_full_screen_snapshot(
+    snap_compare: Compare, tmp_path: Path, demo_server: DemoServer
+) -> None:
+    app = make_app(tmp_path, connection_to(demo_server), graphics=HALFCELL)
+
+    async def run(pilot: Pilot[Any]) -> None:
+        await settled(pilot)
+        await pilot.press("4", "down", "i")
+        await wait_until(pilot, lambda: isinstance(app.screen, ImageView) and painted(app.screen))
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run)
