@@ -36,6 +36,7 @@ from screen_analysis.demo.config import DemoConfig  # noqa: E402
 from screen_analysis.demo.runner import DemoServer  # noqa: E402
 from screen_analysis.state import RememberedProjects  # noqa: E402
 from screen_analysis.tui.app import ScreenAnalysisApp  # noqa: E402
+from screen_analysis.tui.graphics import Graphics  # noqa: E402
 from screen_analysis.tui.screens.main import MainScreen  # noqa: E402
 from screen_analysis.tui.themes import load_themes  # noqa: E402
 
@@ -55,6 +56,7 @@ class Shot:
     theme: str = SHIPPED_THEMES[0]
     keys: tuple[str, ...] = ()
     title: str = "screen-analysis"
+    images: bool = False  # half-cell previews
 
 
 SHOTS: tuple[Shot, ...] = (
@@ -62,6 +64,8 @@ SHOTS: tuple[Shot, ...] = (
     Shot("main-80x24", (80, 24)),
     Shot("detail-completed", (120, 40), keys=("4", "down", "enter")),
     Shot("detail-failed", (120, 40), keys=("5", "enter")),
+    Shot("image-preview", (120, 40), keys=("4", "down"), images=True),
+    Shot("image-full", (120, 40), keys=("4", "down", "i"), images=True),
     *(Shot(f"theme-{name}", (120, 40), theme=name, title=name) for name in SHIPPED_THEMES),
 )
 
@@ -83,6 +87,12 @@ async def _settled(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
+def _image_painted(app: ScreenAnalysisApp) -> bool:
+    from textual_image.widget import HalfcellImage
+
+    return any(widget.display for widget in app.screen.query(HalfcellImage))
+
+
 async def render(shot: Shot, server: DemoServer, folder: Path) -> str:
     """The SVG of one shot (its Rich element ids pinned to the shot's name)."""
     connection = Connection(
@@ -98,12 +108,16 @@ async def render(shot: Shot, server: DemoServer, folder: Path) -> str:
         clock=lambda: NOW,
         make_client=lambda c: ScreenAnalysisClient(c.base_url, c.api_key, max_retries=0),
         themes=load_themes(None),  # shipped themes only: the user's own stay out
+        graphics=Graphics("halfcell") if shot.images else None,
     )
     async with app.run_test(size=shot.size) as pilot:
         await _settled(pilot)
         for key in shot.keys:
             await pilot.press(key)
-            await _settled(pilot)
+            if isinstance(app.screen, MainScreen):
+                await _settled(pilot)
+        if shot.images:
+            await _wait(pilot, lambda: _image_painted(app))
         await pilot.pause()
         svg = app.export_screenshot(title=shot.title)
     return _RICH_ID.sub(f"terminal-{shot.name}", svg)

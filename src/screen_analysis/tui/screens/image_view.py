@@ -38,7 +38,8 @@ class ImageView(Screen[None]):
         }
         & #image-view-label { text-style: bold; }
         & #image-view-score { margin-bottom: 1; color: $foreground-muted; }
-        & CriterionRow > .criterion-name { width: 17; }
+        & CriterionRow > .criterion-name { width: 19; }
+        & CriterionRow > .criterion-weight { display: none; }
     }
     ImageView.-narrow {
         & #image-view-body { layout: vertical; }
