@@ -10,6 +10,7 @@ remembered so it is not asked for again in a loop.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -152,7 +153,7 @@ class ScreenImage(Widget):
         """Wait for the cursor to settle, then load; cancelled when another is asked for."""
         previews = self.previews
         assert previews is not None
-        await asyncio.sleep(self.settle_s)
+        await self._settle()
         try:
             image = await previews.pipeline.load(*key)
         except (ImageFetchError, ImageDecodeError) as exc:
@@ -166,6 +167,15 @@ class ScreenImage(Widget):
         self._failures[key] = reason
         if key == self._wanted:
             self._clear("image unavailable: " + reason)
+
+    async def _settle(self) -> None:
+        """Sleep `settle_s`; when the loop was too busy to wake on time, keys may still be
+        queued behind the work that held it, so wait again (a few times at most)."""
+        for _ in range(4):
+            started = time.monotonic()
+            await asyncio.sleep(self.settle_s)
+            if time.monotonic() - started < self.settle_s * 1.3:
+                return
 
     def _clear(self, note: str) -> None:
         self._shown = None
