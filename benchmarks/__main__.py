@@ -20,7 +20,7 @@ from typing import Any
 
 from screen_analysis.demo.config import DemoConfig
 
-from . import cli_throughput, cold_start, memory, scroll_stall, table_append
+from . import cli_throughput, cold_start, image_preview, memory, scroll_stall, table_append
 from .server_process import ServerProcess
 
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "latest.json"
@@ -75,6 +75,7 @@ def run(mode: Mode) -> dict[str, Any]:
         bodies = memory.fetch_pages(server.base_url, server.api_key, mode.analyses)
         report["cli"] = cli_throughput.run(server.base_url, server.api_key, mode.cli_repeats)
     report["memory"] = memory.run(bodies)
+    report["images"] = image_preview.run()
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report
 
@@ -156,7 +157,44 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]
             _targets(cli),
         )
     )
+    rows.extend(image_rows(report["images"]))
     return rows
+
+
+def image_rows(images: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
+    """The image preview's lines of the table."""
+    off = f"{images['images_off_ms']:.0f} ms (images off)"
+    decode = images["decode"]
+    return [
+        (
+            f"Highlight → image painted, server at {images['latency_ms']} ms",
+            f"{images['from_server_ms']:.0f} ms",
+            off,
+            f"{images['from_server_ratio']:.2f}",
+            "",
+        ),
+        (
+            "Highlight → image painted, disk cache",
+            f"{images['from_disk_ms']:.0f} ms",
+            off,
+            f"{images['from_disk_ratio']:.2f}",
+            "",
+        ),
+        (
+            f"Image requests, ↓ held through {images['held']['rows']} rows",
+            f"{images['held']['image_requests']}",
+            "1 (the row where it stops)",
+            f"{images['held']['image_requests']:.2f}",
+            _targets(images),
+        ),
+        (
+            "Largest loop block while a 4000×3000 PNG is decoded",
+            f"{decode['pipeline_ms']:.1f} ms",
+            f"{decode['on_loop_ms']:.0f} ms (decoded on the loop)",
+            f"{decode['ratio']:.3f}",
+            "",
+        ),
+    ]
 
 
 def _targets(figures: dict[str, Any]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from benchmarks import memory, scroll_stall, table_append
+from benchmarks import image_preview, memory, scroll_stall, table_append
 from benchmarks.server_process import ServerProcess
 
 from screen_analysis.demo.config import DemoConfig
@@ -39,3 +39,8 @@ def test_scrolling_asks_each_page_once_and_stalls_less_than_loading_at_the_end()
         assert figures["rows_loaded"] == 2_000
         assert figures["page_requests"] == figures["distinct_pages"] == figures["pages_needed"]
     assert ours["stall_ms"] < baseline["stall_ms"], run
+
+
+def test_decoding_an_image_does_not_block_the_loop() -> None:
+    report = asyncio.run(image_preview.decode_blocking())
+    assert report["ratio"] <= 0.3, report

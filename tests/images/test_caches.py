@@ -105,6 +105,7 @@ async def test_pipeline_reuses_memory_then_disk_across_runs(tmp_path: Path) -> N
     assert image.size == (40, 20) and fetch.calls == 1
     await first.load("https://x/a.png", "v", (40, 40))
     assert first.stats.memory_hits == 1 and fetch.calls == 1
+    await first.drain()
     second = ImagePipeline(fetch, disk=DiskCache(tmp_path / "c"))  # the next run
     await second.load("https://x/a.png", "v", (20, 20))
     assert second.stats.disk_hits == 1 and fetch.calls == 1
@@ -114,6 +115,7 @@ async def test_pipeline_revalidates_a_stale_entry(tmp_path: Path) -> None:
     fetch = FakeFetch(png_bytes())
     pipeline = ImagePipeline(fetch, disk=DiskCache(tmp_path / "c"))
     await pipeline.load("https://x/a.png", "pending:None", (10, 10))
+    await pipeline.drain()
     await pipeline.load("https://x/a.png", "completed:90", (10, 10))  # the analysis changed
     assert fetch.calls == 2 and pipeline.stats.not_modified == 1
 

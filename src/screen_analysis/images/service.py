@@ -55,6 +55,7 @@ class ImagePipeline:
         self.memory = memory if memory is not None else PreparedImages()
         self.disk = disk
         self.stats = ImageStats()
+        self._writes: set[asyncio.Task[None]] = set()
 
     def cached(self, url: str, version: str, box: Box) -> Image.Image | None:
         """The prepared image when it is in memory (no waiting)."""
@@ -87,15 +88,16 @@ class ImagePipeline:
             self.stats.not_modified += 1
             image = await asyncio.to_thread(prepare, entry.data, box)
             if self.disk is not None:
-                await self._disk_write(
+                self._write_later(
                     self.disk.refresh, url, etag=got.etag, version=version, max_age_s=got.max_age_s
                 )
             return image
         self.stats.fetches += 1
         image = await asyncio.to_thread(prepare, got.data, box)
-        # Kept only once decoded, so a damaged image is never served from disk.
+        # Kept only once decoded, so a damaged image is never served from disk; written
+        # after the picture is handed over (the write syncs to disk, which can be slow).
         if self.disk is not None:
-            await self._disk_write(
+            self._write_later(
                 self.disk.put,
                 url,
                 got.data,
@@ -113,6 +115,16 @@ class ImagePipeline:
         except OSError as exc:
             logger.warning("image cache not readable: %s", exc)
             return None
+
+    def _write_later(self, method: Callable[..., None], *args: Any, **kwargs: Any) -> None:
+        task = asyncio.create_task(self._disk_write(method, *args, **kwargs))
+        self._writes.add(task)
+        task.add_done_callback(self._writes.discard)
+
+    async def drain(self) -> None:
+        """Wait for the disk writes under way."""
+        while self._writes:
+            await asyncio.gather(*self._writes)
 
     @staticmethod
     async def _disk_write(method: Callable[..., None], *args: Any, **kwargs: Any) -> None:

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from textual_image.widget._base import Image as ImageWidget
 
 SETTLE_S = 0.15
+LATE_S = 0.02  # a wake-up later than this means the loop was busy
 ImageKey = tuple[str, str, tuple[int, int]]
 
 
@@ -97,6 +98,11 @@ class ScreenImage(Widget):
         if self._previews is None:
             self._previews = getattr(self.app, "previews", None)
         return self._previews
+
+    @property
+    def painted_url(self) -> str | None:
+        """The address of the picture shown now (None: a note, or nothing)."""
+        return self._shown[0] if self._shown is not None else None
 
     def compose(self) -> ComposeResult:
         """The note line; the picture is mounted once there is one."""
@@ -169,13 +175,16 @@ class ScreenImage(Widget):
             self._clear("image unavailable: " + reason)
 
     async def _settle(self) -> None:
-        """Sleep `settle_s`; when the loop was too busy to wake on time, keys may still be
-        queued behind the work that held it, so wait again (a few times at most)."""
+        """Sleep `settle_s`. When the loop woke late, keys may still be queued behind the
+        work that held it: yield briefly until a wake-up is on time (a few times at most),
+        so they get to cancel this load first."""
+        wait = self.settle_s
         for _ in range(4):
             started = time.monotonic()
-            await asyncio.sleep(self.settle_s)
-            if time.monotonic() - started < self.settle_s * 1.3:
+            await asyncio.sleep(wait)
+            if time.monotonic() - started - wait < LATE_S:
                 return
+            wait = LATE_S
 
     def _clear(self, note: str) -> None:
         self._shown = None
