@@ -1,0 +1,130 @@
+"""Choosing how images are drawn: once, before the app starts, without losing a key."""
+
+from __future__ import annotations
+
+import pytest
+
+from screen_analysis.config import load_settings
+from screen_analysis.tui.graphics import (
+    Graphics,
+    InvalidImageModeError,
+    TerminalAnswer,
+    choose_graphics,
+    parse_answer,
+    parse_image_mode,
+)
+
+COLOUR = {"TERM": "xterm-256color"}
+
+
+def never_ask() -> TerminalAnswer:
+    raise AssertionError("the terminal must not be asked")
+
+
+def test_answers_are_split_from_typeahead() -> None:
+    answer = parse_answer("j\x1b_Gi=31;OK\x1b\\k\x1b[6;18;9t\x1b[?62;4;22c")
+    assert answer.kitty and answer.sixel and answer.cell_size == (9, 18)
+    assert answer.typeahead == "jk"
+    silent = parse_answer("\x1b[?1;2c")
+    assert not silent.kitty and not silent.sixel and silent.typeahead == ""
+
+
+def test_auto_never_asks_without_a_terminal() -> None:
+    chosen = choose_graphics("auto", environ=COLOUR, interactive=False, ask=never_ask)
+    assert chosen.mode == "halfcell"
+
+
+@pytest.mark.parametrize(
+    "environ", [{"TERM": "xterm-256color", "NO_COLOR": "1"}, {"TERM": "xterm"}, {"TERM": "dumb"}]
+)
+def test_few_colours_turn_images_off_unless_asked(environ: dict[str, str]) -> None:
+    assert choose_graphics("auto", environ=environ, interactive=True, ask=never_ask).mode == "off"
+    assert choose_graphics("halfcell", environ=environ, interactive=False).mode == "halfcell"
+
+
+@pytest.mark.parametrize(
+    ("answer", "environ", "mode"),
+    [
+        (TerminalAnswer(sixel=True), COLOUR, "sixel"),
+        (TerminalAnswer(kitty=True), COLOUR, "kitty"),
+        (TerminalAnswer(kitty=True), {**COLOUR, "TMUX": "/tmp/tmux"}, "halfcell"),
+        (TerminalAnswer(), COLOUR, "halfcell"),
+    ],
+)
+def test_auto_follows_the_terminal(
+    answer: TerminalAnswer, environ: dict[str, str], mode: str
+) -> None:
+    chosen = choose_graphics("auto", environ=environ, interactive=True, ask=lambda: answer)
+    assert chosen.mode == mode
+
+
+def test_keys_typed_during_the_query_are_kept() -> None:
+    answer = TerminalAnswer(typeahead="jj")
+    chosen = choose_graphics("auto", environ=COLOUR, interactive=True, ask=lambda: answer)
+    assert chosen.typeahead == "jj"
+
+
+def test_pixel_boxes() -> None:
+    assert Graphics("halfcell").pixel_box(40, 10) == (40, 20)
+    assert Graphics("halfcell").cells_for((40, 19)) == (40, 10)
+    assert Graphics("kitty", (10, 20)).pixel_box(40, 10) == (400, 200)
+    assert Graphics("kitty", (10, 20)).cells_for((400, 190)) == (40, 10)
+
+
+def test_mode_from_flag_env_and_file(tmp_path: pytest.TempPathFactory) -> None:
+    config = tmp_path / "config.toml"  # type: ignore[operator]
+    config.write_text('images = "off"\n')
+    assert load_settings(config_path=config, environ={}).images == "off"
+    env = {"SCREEN_ANALYSIS_IMAGES": "sixel"}
+    assert load_settings(config_path=config, environ=env).images == "sixel"
+    assert load_settings(images="kitty", config_path=config, environ=env).images == "kitty"
+    assert parse_image_mode(None) == "auto"
+    with pytest.raises(InvalidImageModeError):
+        parse_image_mode("iterm")
+
+
+def _run_on_a_pty(script: str, typed: bytes, answer: bytes = b"") -> str:
+    """Run `script` in a child on a pseudo-terminal; type `typed` at once, answer nothing
+    (or `answer`); return what the child printed."""
+    import os
+    import pty
+    import select
+    import sys
+    import time
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child
+        os.execv(sys.executable, [sys.executable, "-c", script])
+    os.write(fd, typed + answer)
+    output = b""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if select.select([fd], [], [], 0.1)[0]:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output += chunk
+    os.waitpid(pid, 0)
+    return output.decode("utf-8", "replace")
+
+
+CHILD = (
+    "import time; from screen_analysis.tui.graphics import choose_graphics; "
+    "t = time.monotonic(); g = choose_graphics('auto', environ={'TERM': 'xterm-256color'}); "
+    "print('RESULT', g.mode, repr(g.typeahead), round(time.monotonic() - t, 2))"
+)
+
+
+def test_a_silent_terminal_neither_hangs_nor_loses_keys() -> None:
+    output = _run_on_a_pty(CHILD, b"jk")
+    _result, mode, typeahead, seconds = output[output.index("RESULT") :].split()
+    assert mode == "halfcell" and typeahead == "'jk'"
+    assert float(seconds) < 1.0
+
+
+def test_a_sixel_terminal_is_recognised_on_a_real_pty() -> None:
+    output = _run_on_a_pty(CHILD, b"", answer=b"\x1b[?62;4;22c")
+    assert "RESULT sixel ''" in output
