@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import App
@@ -13,8 +13,6 @@ from textual.worker import Worker, WorkerState
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.config import ConfigError, Connection, Settings, save_config_values
-from screen_analysis.images.disk import DiskCache
-from screen_analysis.images.service import ImagePipeline
 from screen_analysis.safe_text import clean
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.commands import MainCommands
@@ -47,7 +45,19 @@ BINDING_SCOPES: tuple[tuple[str, list[BindingType]], ...] = (
     ("Act", MainScreen.BINDINGS),
     ("Anywhere", APP_KEYS),
 )
+if TYPE_CHECKING:
+    from screen_analysis.images.disk import DiskCache
+
 ClientFactory = Callable[[Connection], ScreenAnalysisClient]
+
+
+def _previews(graphics: Graphics, cache: DiskCache | None) -> ImagePreviews:
+    """Images for the widgets; Pillow is imported only when they are drawn."""
+    if not graphics.enabled:
+        return ImagePreviews(graphics, None)
+    from screen_analysis.images.service import ImagePipeline
+
+    return ImagePreviews(graphics, ImagePipeline(None, disk=cache))
 
 
 def remappable_ids() -> set[str]:
@@ -111,7 +121,7 @@ class ScreenAnalysisApp(App[int]):
         self.make_client = make_client
         self.start_message = start_message
         self.client: ScreenAnalysisClient | None = None
-        self.previews = ImagePreviews(graphics or Graphics(), ImagePipeline(None, disk=image_cache))
+        self.previews = _previews(graphics or Graphics(), image_cache)
         self.themes_loaded = themes if themes is not None else load_themes(user_theme_dir())
         register_themes(self, self.themes_loaded.themes)
         self._theme_note = ""
@@ -206,7 +216,8 @@ class ScreenAnalysisApp(App[int]):
         await self.push_screen(screen)
 
     def _fetch_images_with(self, client: ScreenAnalysisClient) -> None:
-        self.previews.pipeline.fetch = client.fetch_image
+        if self.previews.pipeline is not None:
+            self.previews.pipeline.fetch = client.fetch_image
         self.previews.is_api_origin = client.is_api_origin
 
     @on(WelcomeScreen.DemoRequested)

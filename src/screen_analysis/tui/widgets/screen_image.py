@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import httpx
-from PIL import Image
 from textual import work
 from textual.app import ComposeResult
 from textual.content import Content
@@ -25,13 +24,14 @@ from textual.widgets import Static
 
 from screen_analysis.api.image_fetch import ImageFetchError
 from screen_analysis.api.models import Analysis
-from screen_analysis.images.decode import ImageDecodeError
-from screen_analysis.images.service import ImagePipeline
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.graphics import Graphics, renderer_class
 
 if TYPE_CHECKING:
+    from PIL import Image
     from textual_image.widget._base import Image as ImageWidget
+
+    from screen_analysis.images.service import ImagePipeline
 
 SETTLE_S = 0.15
 LATE_S = 0.02  # a wake-up later than this means the loop was busy
@@ -47,7 +47,7 @@ class ImagePreviews:
     """What image widgets need: how to draw, the pipeline, and which URLs are the API's."""
 
     graphics: Graphics
-    pipeline: ImagePipeline
+    pipeline: ImagePipeline | None  # None while images are off (Pillow is not imported)
     is_api_origin: Callable[[str], bool] = field(default=_never)
 
     def display_url(self, url: str) -> str:
@@ -133,7 +133,7 @@ class ScreenImage(Widget):
 
     def _request(self) -> None:
         previews = self.previews
-        if previews is None or not previews.graphics.enabled:
+        if previews is None or previews.pipeline is None or not previews.graphics.enabled:
             self.display = False
             return
         self.display = True
@@ -158,12 +158,12 @@ class ScreenImage(Widget):
     async def _load(self, key: ImageKey) -> None:
         """Wait for the cursor to settle, then load; cancelled when another is asked for."""
         previews = self.previews
-        assert previews is not None
+        assert previews is not None and previews.pipeline is not None
         await self._settle()
         try:
             image = await previews.pipeline.load(*key)
-        except (ImageFetchError, ImageDecodeError) as exc:
-            reason = clean(exc.reason)
+        except (ImageFetchError, ValueError) as exc:  # ValueError: ImageDecodeError
+            reason = clean(getattr(exc, "reason", str(exc)))
         except RuntimeError as exc:  # no connection yet
             reason = clean(str(exc))
         else:
