@@ -110,7 +110,7 @@ async def hold_page_down(
         try:
             while table.cursor_row < rows - 1:
                 if time.monotonic() > deadline:
-                    p = screen.paging
+                    p = screen.feed
                     raise TimeoutError(
                         f"stuck at row {table.cursor_row} of {len(table.items)}: "
                         f"in flight {p.in_flight}, error {p.error!r}, done {p.done}, "
