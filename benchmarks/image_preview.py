@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from PIL import Image
-from pydantic import SecretStr
 from textual import events
 
 from screen_analysis.api.image_fetch import ImageBytes
@@ -33,6 +32,7 @@ from screen_analysis.images.decode import prepare
 from screen_analysis.images.disk import DiskCache
 from screen_analysis.images.service import ImagePipeline
 from screen_analysis.safe_text import clean
+from screen_analysis.secret import SecretStr
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app import ScreenAnalysisApp
 from screen_analysis.tui.graphics import Graphics

@@ -7,7 +7,6 @@ from collections.abc import AsyncIterator, Iterator
 
 import httpx
 import pytest
-from pydantic import SecretStr
 from tests.api.image_servers import OtherOrigin, png_bytes
 
 from screen_analysis.api.client import ScreenAnalysisClient
@@ -19,6 +18,7 @@ from screen_analysis.api.image_fetch import (
 )
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.images.decode import ImageDecodeError, prepare
+from screen_analysis.secret import SecretStr
 
 
 @pytest.fixture
