@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from screen_analysis.config import load_settings
@@ -128,3 +130,14 @@ def test_a_silent_terminal_neither_hangs_nor_loses_keys() -> None:
 def test_a_sixel_terminal_is_recognised_on_a_real_pty() -> None:
     output = _run_on_a_pty(CHILD, b"", answer=b"\x1b[?62;4;22c")
     assert "RESULT sixel ''" in output
+
+
+def test_an_unknown_mode_is_a_usage_error(invoke: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert invoke("--images", "iterm", "--demo").exit_code == 2
+    from screen_analysis.cli.exit_codes import CliError
+    from screen_analysis.cli.launch import image_graphics
+    from screen_analysis.cli.root import CliContext
+
+    monkeypatch.setenv("SCREEN_ANALYSIS_IMAGES", "iterm")
+    with pytest.raises(CliError, match="images must be one of"):
+        image_graphics(CliContext(settings=load_settings()))

@@ -152,3 +152,20 @@ def test_full_screen_snapshot(
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run)
+
+
+async def test_a_row_left_before_its_image_arrives_never_shows_it(
+    tmp_path: Path, fresh_demo_server: DemoServer
+) -> None:
+    fresh_demo_server.faults.image_fault = "slow"
+    fresh_demo_server.faults.image_slow_ms = 700
+    app = make_app(tmp_path, connection_to(fresh_demo_server), graphics=HALFCELL)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settled(pilot)
+        await pilot.pause(0.3)  # the first row's image is on its way
+        first = screen.table.highlighted_item
+        await pilot.press("down")
+        image = screen.detail.query_one(ScreenImage)
+        second = screen.table.highlighted_item
+        await wait_until(pilot, lambda: image.painted_url is not None)
+        assert image.painted_url == second.image_url != first.image_url

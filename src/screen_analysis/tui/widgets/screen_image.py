@@ -136,9 +136,11 @@ class ScreenImage(Widget):
         if previews is None or previews.pipeline is None or not previews.graphics.enabled:
             self.display = False
             return
-        self.display = True
-        if self._item is not None and not self._item.image_url:
-            self._clear("no image address")
+        self.display = self._item is not None
+        if self._item is None or not self._item.image_url:
+            self._wanted = None
+            self.workers.cancel_group(self, "screen-image")
+            self._clear("" if self._item is None else "no image address")
             return
         key = self._key()
         if key is None or key == self._wanted:
