@@ -141,3 +141,9 @@ def test_an_unknown_mode_is_a_usage_error(invoke: Any, monkeypatch: pytest.Monke
     monkeypatch.setenv("SCREEN_ANALYSIS_IMAGES", "iterm")
     with pytest.raises(CliError, match="images must be one of"):
         image_graphics(CliContext(settings=load_settings()))
+
+
+def test_tmux_passthrough_doubles_escapes() -> None:
+    from screen_analysis.tui.graphics import tmux_passthrough
+
+    assert tmux_passthrough("\x1b_Ga=q\x1b\\") == "\x1bPtmux;\x1b\x1b_Ga=q\x1b\x1b\\\x1b\\"

@@ -223,12 +223,36 @@ def renderer_class(graphics: Graphics) -> type[ImageWidget]:
         from textual_image.widget import HalfcellImage, SixelImage, TGPImage
     finally:
         setattr(sys, "__stdout__", real)  # noqa: B010
+    if graphics.mode == "kitty" and os.environ.get("TMUX"):
+        _wrap_kitty_for_tmux()
     classes: dict[str, type[ImageWidget]] = {
         "kitty": TGPImage,
         "sixel": SixelImage,
         "halfcell": HalfcellImage,
     }
     return classes.get(graphics.mode, HalfcellImage)
+
+
+def tmux_passthrough(sequence: str) -> str:
+    """`sequence` wrapped so tmux hands it to the outer terminal (`allow-passthrough on`)."""
+    return "\x1bPtmux;" + sequence.replace("\x1b", "\x1b\x1b") + "\x1b\\"
+
+
+def _wrap_kitty_for_tmux() -> None:
+    """Inside tmux, send textual-image's kitty graphics commands through passthrough; its
+    Unicode placeholders are ordinary text that tmux draws, so placement survives."""
+    from textual_image.renderable import tgp
+
+    def send(*, payload: str | None = None, **controls: int | str | None) -> None:
+        stdout = sys.__stdout__
+        if stdout is None:
+            return
+        keys = ",".join(f"{key}={value}" for key, value in controls.items() if value is not None)
+        body = f";{payload}" if payload else ""
+        stdout.write(tmux_passthrough(f"\x1b_G{keys}{body}\x1b\\"))
+        stdout.flush()
+
+    tgp._send_tgp_message = send
 
 
 def replay_typeahead(app: App[Any], typeahead: str) -> None:
