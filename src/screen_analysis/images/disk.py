@@ -54,6 +54,7 @@ class DiskCache:
         self.root = root if root is not None else default_cache_dir()
         self.max_bytes = max_bytes
         self._clock = clock
+        self._size: int | None = None  # bytes on disk as last counted, plus writes since
 
     def _paths(self, url: str) -> tuple[Path, Path]:
         name = hashlib.sha256(url.encode("utf-8", "surrogatepass")).hexdigest()
@@ -109,9 +110,15 @@ class DiskCache:
             "max_age": DEFAULT_MAX_AGE_S if max_age_s is None else max_age_s,
             "sha256": hashlib.sha256(data).hexdigest(),
         }
+        text = json.dumps(record)
         write_atomic(data_path, data)
-        write_atomic(record_path, json.dumps(record))
-        self.prune()
+        write_atomic(record_path, text)
+        if self._size is not None:
+            self._size += len(data) + len(text)
+        # Counting every file on each write would cost more than the write: count only at
+        # the first write and when the running total says the cap may be passed.
+        if self._size is None or self._size > self.max_bytes:
+            self.prune()
 
     def refresh(self, url: str, *, etag: str | None, version: str, max_age_s: float | None) -> None:
         """A 304 confirmed the stored bytes: renew the record's time and version."""
@@ -137,10 +144,12 @@ class DiskCache:
                 size = data.stat().st_size + record.stat().st_size
                 entries.append((record.stat().st_mtime, size, record))
         total = sum(size for _mtime, size, _path in entries)
+        # Down to 90 % of the cap, so the next writes do not each trigger a count.
         for _mtime, size, record in sorted(entries):
-            if total <= self.max_bytes:
+            if total <= self.max_bytes * 0.9:
                 break
             for path in (record, record.with_suffix(".img")):
                 with contextlib.suppress(OSError):
                     path.unlink()
             total -= size
+        self._size = total
