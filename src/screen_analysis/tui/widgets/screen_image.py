@@ -13,11 +13,11 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import httpx
 from textual import work
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
@@ -96,7 +96,7 @@ class ScreenImage(Widget):
     def previews(self) -> ImagePreviews | None:
         """The pipeline and mode in use (the app's unless given)."""
         if self._previews is None:
-            self._previews = getattr(self.app, "previews", None)
+            self._previews = getattr(self._app, "previews", None)
         return self._previews
 
     @property
@@ -176,15 +176,20 @@ class ScreenImage(Widget):
         if key == self._wanted:
             self._clear("image unavailable: " + reason)
 
+    @property
+    def _app(self) -> App[Any]:
+        return self.app
+
     async def _settle(self) -> None:
-        """Sleep `settle_s`. When the loop woke late, keys may still be queued behind the
-        work that held it: yield briefly until a wake-up is on time (a few times at most),
-        so they get to cancel this load first."""
+        """Sleep `settle_s`; then, while the app still has input queued (a held key the loop
+        has not caught up with) or the loop woke late, wait a little more (0.2 s at most),
+        so those keys get to cancel this load first."""
         wait = self.settle_s
-        for _ in range(4):
+        for _ in range(11):
             started = time.monotonic()
             await asyncio.sleep(wait)
-            if time.monotonic() - started - wait < LATE_S:
+            late = time.monotonic() - started - wait >= LATE_S
+            if not late and not self._app.message_queue_size:
                 return
             wait = LATE_S
 
