@@ -16,8 +16,8 @@ from tests.auth.backends import ForgetfulKeyring, HangingKeyring, MemoryKeyring
 
 from screen_analysis.auth import SERVICE, InsecureFileStore
 from screen_analysis.cli import auth_commands
-from screen_analysis.cli.auth_commands import resolve_connection
 from screen_analysis.cli.exit_codes import CliError, ExitCode
+from screen_analysis.cli.root import require_connection
 from screen_analysis.config import Settings, default_config_path, read_config_file
 
 WRONG_KEY = "sk-wrong-key-0000000000000"
@@ -321,9 +321,9 @@ def test_resolve_connection_applies_the_transport_policy_first(
 ) -> None:
     monkeypatch.setenv("SCREEN_ANALYSIS_API_KEY", WRONG_KEY)
     with pytest.raises(CliError) as info:
-        resolve_connection(Settings(base_url="http://api.example.com"))
+        require_connection(Settings(base_url="http://api.example.com"))
     assert info.value.code == ExitCode.USAGE
-    allowed = resolve_connection(
+    allowed = require_connection(
         Settings(base_url="http://api.example.com", allow_insecure_http=True)
     )
     assert (allowed.base_url, allowed.key_source) == ("http://api.example.com", "env")
@@ -331,6 +331,6 @@ def test_resolve_connection_applies_the_transport_policy_first(
 
 def test_resolve_connection_without_a_key_is_auth() -> None:
     with pytest.raises(CliError) as info:
-        resolve_connection(Settings(base_url="https://api.example.com"))
+        require_connection(Settings(base_url="https://api.example.com"))
     assert info.value.code == ExitCode.AUTH
     assert "screen-analysis login" in str(info.value)

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from rich.style import Style
 from textual.color import Color
 
-from screen_analysis.cli.root import cli
+from screen_analysis.cli.root import cli, make_client
 from screen_analysis.config import Settings, load_settings
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.state import RememberedProjects
@@ -27,7 +27,9 @@ from .conftest import connection_to, make_app, settled, wait_until
 
 
 def app_with(tmp_path: Path, server: DemoServer, settings: Settings) -> ScreenAnalysisApp:
-    return ScreenAnalysisApp(settings, connection_to(server), RememberedProjects(tmp_path / "s"))
+    return ScreenAnalysisApp(
+        settings, connection_to(server), RememberedProjects(tmp_path / "s"), make_client=make_client
+    )
 
 
 def notices(app: ScreenAnalysisApp) -> list[str]:

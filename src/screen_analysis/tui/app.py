@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
 from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.auth.connection import NotConnected, Reason
 from screen_analysis.config import ConfigError, Connection, Settings, save_config_values
 from screen_analysis.safe_text import clean
 from screen_analysis.state import RememberedProjects
@@ -35,20 +36,24 @@ from screen_analysis.tui.themes import (
 ClientFactory = Callable[[Connection], ScreenAnalysisClient]
 
 
-def default_client(connection: Connection) -> ScreenAnalysisClient:
-    """The client the app uses unless told otherwise."""
-    return ScreenAnalysisClient(connection.base_url, connection.api_key)
+def start_line(why: NotConnected) -> str:
+    """The line the login screen opens with when there was no connection at start."""
+    if why.reason is Reason.NO_KEY:
+        return ""  # the form itself says what to do
+    if why.reason is Reason.NO_KEYRING:
+        return why.keyring_problem
+    return why.message
 
 
 class ScreenAnalysisApp(App[int]):
     """Browse projects and analyses of a Screen Analysis Service.
 
-    Built by the composition root with settings, a connection (None: the login screen asks
-    for a key when a base URL is configured, else the welcome screen offers the demo), the
-    remembered projects and a clock. `start_demo` starts the embedded server and returns its
-    connection; `save_key` stores a key the server accepted (in the keyring); `start_message`
-    says why there is no connection (no usable keyring, a refused address); `make_client` lets
-    tests choose client options.
+    Built by the composition root with settings, the connection the one resolver found or
+    why there is none (`NotConnected`: no server opens the welcome screen, which offers the
+    demo; anything else the login screen, saying why; None decides from the settings alone),
+    the remembered projects and a clock. `start_demo` starts the embedded server and returns
+    its connection; `save_key` stores a key the server accepted (in the keyring);
+    `make_client` is the composition root's client factory.
     """
 
     TITLE = "screen-analysis"
@@ -62,15 +67,14 @@ class ScreenAnalysisApp(App[int]):
     def __init__(
         self,
         settings: Settings,
-        connection: Connection | None,
+        connection: Connection | NotConnected | None,
         remembered: RememberedProjects,
         clock: Callable[[], datetime] = now_utc,
         start_demo: Callable[[], Connection] | None = None,
         *,
+        make_client: ClientFactory,
         save_key: SaveKey | None = None,
-        make_client: ClientFactory = default_client,
         themes: ThemeLoad | None = None,
-        start_message: str = "",
     ) -> None:
         """Remember what to connect to; nothing is opened before mount.
 
@@ -78,13 +82,13 @@ class ScreenAnalysisApp(App[int]):
         """
         super().__init__()
         self.settings = settings
-        self.connection = connection
+        self.connection = connection if isinstance(connection, Connection) else None
+        self.not_connected = connection if isinstance(connection, NotConnected) else None
         self.remembered = remembered
         self.clock = clock
         self.start_demo = start_demo
         self.save_key = save_key
         self.make_client = make_client
-        self.start_message = start_message
         self.client: ScreenAnalysisClient | None = None
         self.themes_loaded = themes if themes is not None else load_themes(user_theme_dir())
         register_themes(self, self.themes_loaded.themes)
@@ -107,10 +111,13 @@ class ScreenAnalysisApp(App[int]):
         low_colour = self.no_color or self.console.color_system in (None, "standard", "windows")
         self.set_class(low_colour, "-low-colour")
         self._report_theme_problems()
+        why = self.not_connected
         if self.connection is not None:
             await self._browse(self.connection)
-        elif self.settings.base_url or self.start_message:
-            await self.push_screen(self._login(self.start_message), self._signed_in)
+        elif why is not None and why.reason is not Reason.NO_SERVER:
+            await self.push_screen(self._login(start_line(why)), self._signed_in)
+        elif why is None and self.settings.base_url:
+            await self.push_screen(self._login(), self._signed_in)
         else:
             await self.push_screen(self._welcome())
 
