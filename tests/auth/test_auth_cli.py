@@ -59,6 +59,29 @@ def test_login_checks_stores_and_saves_the_base_url(
     assert (request.method, request.path, request.query) == ("GET", "/v1/analyses", {"limit": "1"})
 
 
+def test_login_keeps_the_comments_and_tables_of_the_config_file(
+    demo_server, memory_keyring: MemoryKeyring, invoke: Invoke
+) -> None:
+    config = default_config_path()
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(
+        "# written by hand\n"
+        'base_url = "https://old.example.com"  # before the move\n'
+        'theme = "screen-analysis-light"\n\n'
+        "[keymap]\n"
+        'find = "ctrl+f"  # muscle memory\n'
+    )
+    result = login(invoke, demo_server.base_url, demo_server.api_key)
+    assert result.exit_code == 0, result.stderr
+    assert config.read_text() == (
+        "# written by hand\n"
+        f'base_url = "{demo_server.base_url}"  # before the move\n'
+        'theme = "screen-analysis-light"\n\n'
+        "[keymap]\n"
+        'find = "ctrl+f"  # muscle memory\n'
+    )
+
+
 def test_rejected_key_stores_nothing_and_keeps_the_earlier_key(
     fresh_demo_server, memory_keyring: MemoryKeyring, invoke: Invoke
 ) -> None:
