@@ -29,7 +29,7 @@ from screen_analysis.tui.screens.help import HelpScreen, HelpSection
 from screen_analysis.tui.screens.login import LoginScreen
 from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.screens.welcome import WelcomeScreen
-from screen_analysis.tui.sign_in import SaveKey, SignIn, SignInError
+from screen_analysis.tui.sign_in import SaveKey, SignIn
 from screen_analysis.tui.theme_provider import ThemePicker
 from screen_analysis.tui.themes import (
     DEFAULT_THEME,
@@ -40,6 +40,7 @@ from screen_analysis.tui.themes import (
     variable_defaults,
 )
 from screen_analysis.tui.widgets.analyses_table import AnalysesTable
+from screen_analysis.tui.widgets.sign_in_form import SignInForm
 
 APP_KEYS: list[BindingType] = [
     Binding("q", "quit", "Quit", tooltip="Quit (exit code 0)", id="quit"),
@@ -157,20 +158,17 @@ class ScreenAnalysisApp(App[int]):
 
     def _welcome(self, message: str = "") -> WelcomeScreen:
         return WelcomeScreen(
+            self._sign_in(),
             base_url=self.settings.base_url,
             demo_available=self.start_demo is not None,
-            can_store_key=self.save_key is not None,
             allow_insecure_http=self.settings.allow_insecure_http,
             message=message,
         )
 
-    def _sign_in(self, *, store: bool = True, demo: bool = False) -> SignIn:
-        keep = store and not demo
-        return SignIn(
-            self.make_client,
-            self.save_key if keep else None,
-            self.settings.config_path if keep else None,
-        )
+    def _sign_in(self, *, demo: bool = False) -> SignIn:
+        """The one sign-in path; a demo key is never kept."""
+        sign_in = SignIn(self.make_client, self.save_key, self.settings.config_path)
+        return sign_in.session_only() if demo else sign_in
 
     def _login(self, message: str = "", *, renewing: Connection | None = None) -> LoginScreen:
         return LoginScreen(
@@ -220,24 +218,12 @@ class ScreenAnalysisApp(App[int]):
         assert self.start_demo is not None
         return self.start_demo()
 
-    @on(WelcomeScreen.ConnectRequested)
-    def _connect_requested(self, event: WelcomeScreen.ConnectRequested) -> None:
-        self._connect_from_welcome(event.connection, event.store_key)
-
-    @work(exclusive=True, group="sign-in", exit_on_error=False)
-    async def _connect_from_welcome(self, connection: Connection, store: bool) -> None:
-        """Check the key typed on the welcome screen; keep it if asked; browse."""
-        sign_in = self._sign_in(store=store)
-        try:
-            await sign_in.check(connection)
-        except SignInError as exc:
-            if isinstance(self.screen, WelcomeScreen):
-                self.screen.show_message(str(exc))
-            return
-        connection, note = await sign_in.store(connection)
-        await self._browse(connection)
-        if note:
-            self.notify(note, severity="warning", timeout=20, markup=False)
+    @on(SignInForm.Accepted)
+    async def _connected_from_welcome(self, event: SignInForm.Accepted) -> None:
+        """The welcome screen's form signed in (the login screen dismisses itself)."""
+        await self._browse(event.connection)
+        if event.note:
+            self.notify(event.note, severity="warning", timeout=20, markup=False)
 
     @on(MainScreen.KeyRejected)
     def _key_rejected(self, event: MainScreen.KeyRejected) -> None:

@@ -41,6 +41,10 @@ class SignIn:
         self._save_key = save_key
         self._config_path = config_path
 
+    def session_only(self) -> SignIn:
+        """The same check, keeping nothing: the key lives in memory for this session."""
+        return SignIn(self._make_client, None, None)
+
     @property
     def can_store(self) -> bool:
         """Whether accepted keys are kept beyond this session."""
