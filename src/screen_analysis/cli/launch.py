@@ -17,7 +17,7 @@ from screen_analysis.config import Connection, Settings
 from screen_analysis.state import RememberedProjects
 
 if TYPE_CHECKING:
-    from screen_analysis.api.client import ScreenAnalysisClient
+    from screen_analysis.auth.key_check import ClientFactory
     from screen_analysis.auth.keystore import KeyStore
     from screen_analysis.tui.sign_in import SaveKey
     from screen_analysis.tui.themes import ThemeLoad
@@ -70,7 +70,7 @@ def launch_app(
     *,
     themes: ThemeLoad,
     start_demo: Callable[[], Connection],
-    make_client: Callable[[Connection], ScreenAnalysisClient],
+    make_client: ClientFactory,
 ) -> None:
     """Run the app until the user quits; exit code 0 on `q`."""
     from screen_analysis.tui.app import ScreenAnalysisApp

@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-ClientFactory = Callable[[Connection], "ScreenAnalysisClient"]
 DEFAULT_RETRIES = 2  # the client's own default: retries of idempotent reads
 
 NO_SERVER_ADVICE = (

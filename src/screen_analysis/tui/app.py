@@ -13,6 +13,7 @@ from textual.worker import Worker, WorkerState
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.auth.connection import NotConnected, Reason
+from screen_analysis.auth.key_check import ClientFactory
 from screen_analysis.config import (
     ConfigError,
     Connection,
@@ -51,7 +52,6 @@ BINDING_SCOPES: tuple[tuple[str, list[BindingType]], ...] = (
     ("Act", MainScreen.BINDINGS),
     ("Anywhere", APP_KEYS),
 )
-ClientFactory = Callable[[Connection], ScreenAnalysisClient]
 
 
 def start_line(why: NotConnected) -> str:

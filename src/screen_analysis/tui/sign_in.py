@@ -11,14 +11,12 @@ import dataclasses
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.describe import describe_error
 from screen_analysis.auth.errors import KeyringUnavailableError
-from screen_analysis.auth.key_check import KeyCheckError, KeyProblem, check_key
+from screen_analysis.auth.key_check import ClientFactory, KeyCheckError, KeyProblem, check_key
 from screen_analysis.config import ConfigError, Connection, save_config_values
 from screen_analysis.safe_text import clean
 
-ClientFactory = Callable[[Connection], ScreenAnalysisClient]
 SaveKey = Callable[[Connection], Awaitable[None]]
 """Stores a checked key for its base URL; raises KeyringUnavailableError when it cannot."""
 
