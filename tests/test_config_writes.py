@@ -90,3 +90,11 @@ def test_two_processes_saving_different_keys_both_keep_their_change(tmp_path: Pa
     assert data["base_url"] == f"base_url-{rounds - 1}"
     assert data["future_option"] == "kept" and "# My screen-analysis settings" in config.read_text()
     assert [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"] == []
+
+
+def test_the_file_keeps_its_permissions(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(USER_FILE)
+    config.chmod(0o640)
+    save_config_values(config, theme="screen-analysis-light")
+    assert config.stat().st_mode & 0o777 == 0o640

@@ -15,6 +15,7 @@ The config file is TOML in the user config dir (platformdirs), e.g.
 from __future__ import annotations
 
 import os
+import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -156,7 +157,15 @@ def save_config_values(path: Path, **values: Any) -> None:
                 document[key] = value
         return tomlkit.dumps(document)
 
-    update_text(path, change)
+    update_text(path, change, mode=_mode_of(path))
+
+
+def _mode_of(path: Path) -> int | None:
+    """The permissions the user gave the file, kept across the replace (None: a new file)."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        return None
 
 
 def _plain(value: Any) -> Any:
