@@ -23,11 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
-import tomlkit
-from pydantic import SecretStr
-from tomlkit.exceptions import TOMLKitError
 
-from screen_analysis.user_files import update_text
+from screen_analysis.secret import SecretStr
 
 APP_NAME = "screen-analysis"
 ENV_PREFIX = "SCREEN_ANALYSIS_"
@@ -145,6 +142,12 @@ def save_config_values(path: Path, **values: Any) -> None:
     their change. None values are skipped. Raises ConfigError when the file is not TOML,
     `UserFileError` (an OSError) when it stays locked, and the OSError of a failed write.
     """
+    # Only a save needs these; start-up reads the file with tomllib.
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
+    from screen_analysis.user_files import update_text
+
     wanted = {key: _plain(value) for key, value in values.items() if value is not None}
 
     def change(text: str | None) -> str | None:

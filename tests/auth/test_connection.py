@@ -6,7 +6,6 @@ import os
 from pathlib import Path
 
 import pytest
-from pydantic import SecretStr
 from tests.auth.backends import MemoryKeyring, failing_keyring
 
 from screen_analysis.api.client import ScreenAnalysisClient
@@ -17,6 +16,7 @@ from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.root import require_connection
 from screen_analysis.config import Connection, Settings
 from screen_analysis.demo.runner import DemoServer
+from screen_analysis.secret import SecretStr
 
 URL = "https://api.example.com"
 

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 import click
-from pydantic import SecretStr
 
 from screen_analysis.auth import (
     InsecureFileError,
@@ -38,6 +37,7 @@ from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.failures import run_reporting, warn
 from screen_analysis.cli.root import CliContext, exit_error, make_client
 from screen_analysis.config import Connection, Settings, load_settings, save_config_values
+from screen_analysis.secret import SecretStr
 
 if TYPE_CHECKING:
     from screen_analysis.api.client import ScreenAnalysisClient

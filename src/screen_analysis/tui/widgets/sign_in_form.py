@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pydantic import SecretStr
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -22,6 +21,7 @@ from textual.worker import Worker, WorkerState
 from screen_analysis.auth.connection import NotConnected, check_address
 from screen_analysis.config import Connection
 from screen_analysis.safe_text import clean
+from screen_analysis.secret import SecretStr
 from screen_analysis.tui.sign_in import SignIn, SignInError
 
 
