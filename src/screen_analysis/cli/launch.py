@@ -100,10 +100,13 @@ def launch_app(ctx: CliContext) -> None:
     check_theme_flag(theme_flag(), themes)
     ctx.demo_options.setdefault("live", True)  # the app's demo shows activity
     connection, start_message = start_point(ctx)
+    remembered = RememberedProjects(ctx.settings.state_path)
+    if remembered.problem:
+        _warn(remembered.problem)
     app = ScreenAnalysisApp(
         settings=ctx.settings,
         connection=connection,
-        remembered=RememberedProjects(ctx.settings.state_path),
+        remembered=remembered,
         start_demo=ctx.start_demo,
         save_key=keyring_saver(),
         themes=themes,
