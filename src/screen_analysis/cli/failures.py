@@ -14,7 +14,7 @@ from screen_analysis.api import errors as api_errors
 from screen_analysis.auth.masking import SecretRedactor
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.config import ConfigError
-from screen_analysis.safe_text import clean
+from screen_analysis.safe_text import clean, shorten_runs
 
 T = TypeVar("T")
 
@@ -60,7 +60,7 @@ def _report(exc: BaseException, *, debug: bool, secrets: list[str]) -> NoReturn:
     redactor = SecretRedactor(SecretStr(secret) for secret in secrets)
     if debug:
         click.echo(redactor.format_exception(exc), err=True, nl=False)
-    message = clean(str(exc)) or type(exc).__name__
+    message = shorten_runs(clean(str(exc))) or type(exc).__name__
     if code is ExitCode.INTERNAL:
         message = f"internal error: {type(exc).__name__}: {message} (run with --debug for details)"
     click.echo("Error: " + redactor.redact(message), err=True)
