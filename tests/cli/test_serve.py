@@ -92,7 +92,9 @@ def test_the_token_is_swapped_for_a_cookie_of_this_host_and_port(served: Served)
     assert not re.search(r"(src|href)=\"https?://(?!127\.0\.0\.1)", page.text)
 
 
-@pytest.mark.parametrize("path", ["/", "/static/js/textual.js", "/download/x"])
+@pytest.mark.parametrize(
+    "path", ["/", "/static/js/textual.js", "/fonts/symbols.ttf", "/download/x"]
+)
 def test_no_token_or_a_wrong_one_is_refused(served: Served, path: str) -> None:
     base = f"http://127.0.0.1:{served.port}"
     assert httpx.get(base + path).status_code == 403

@@ -67,12 +67,15 @@ async def test_the_page_renders_the_app_and_asks_nothing_of_another_host(
                 await page.wait_for_timeout(3000)  # the first rows painted
                 splash = await page.locator(".intro-dialog").first.is_visible()
                 assert not splash
-                assert await page.evaluate("document.fonts.check('16px \"Roboto Mono\"')")
+                # The text font and the symbols it lacks (the header's ⭘, ●, ◐) are loaded.
+                check = "document.fonts.check('16px \"Roboto Mono\"', '\\u2b58\\u25cf\\u25d0')"
+                assert await page.evaluate(check)
                 await page.screenshot(path=str(shot))
             finally:
                 await browser.close()
     assert elsewhere == []
-    assert any(url.endswith(".ttf") for url in requested)  # the font, from this server
+    fonts = [url for url in requested if url.endswith(".ttf")]  # from this server
+    assert f"{origin}/fonts/symbols.ttf" in fonts and len(fonts) >= 2
     assert sockets and all(url.startswith(f"ws://127.0.0.1:{served.port}/ws") for url in sockets)
     # Rendered: the page is not one flat colour (splash or blank) but many.
     colours = Image.open(shot).convert("RGB").getcolors(maxcolors=1 << 20) or []

@@ -20,6 +20,7 @@ from textual_serve.server import Server, to_int
 from screen_analysis.cli.serve_guard import ServeGuard
 
 PAGE_DIR = Path(__file__).with_name("serve_page")
+SYMBOLS_FONT = PAGE_DIR / "symbols.ttf"  # built by scripts/make_symbols_font.py
 
 
 class GuardedServer(Server):
@@ -35,7 +36,12 @@ class GuardedServer(Server):
     async def _make_app(self) -> web.Application:
         app: web.Application = await super()._make_app()
         app.middlewares.append(self.guard.middleware)
+        app.router.add_get("/fonts/symbols.ttf", self.handle_symbols_font)
         return app
+
+    async def handle_symbols_font(self, request: web.Request) -> web.FileResponse:
+        """The symbols Roboto Mono lacks (●, ○, ◐, ▸, arrows, the header's ⭘)."""
+        return web.FileResponse(SYMBOLS_FONT, headers={"Content-Type": "font/ttf"})
 
     def initialize_logging(self) -> None:
         """textual-serve's logging, without aiohttp's request lines (they may hold the token)."""
@@ -53,5 +59,6 @@ class GuardedServer(Server):
             "font_size": to_int(request.query.get("fontsize", "16"), 16),
             "app_websocket_url": f"ws://{request.host}/ws",
             "config": {"static": {"url": f"http://{request.host}/static/"}},
+            "symbols_font_url": f"http://{request.host}/fonts/symbols.ttf",
             "application": {"name": self.title},
         }
