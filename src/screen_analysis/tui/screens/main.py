@@ -20,7 +20,7 @@ from textual.widgets import Footer, Header
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.models import Analysis, AnalysisItem
 from screen_analysis.config import Settings
-from screen_analysis.safe_text import clean
+from screen_analysis.safe_text import clean, shorten
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.browser import has_graphical_browser, is_web_url
 from screen_analysis.tui.clipboard import copy_text
@@ -192,7 +192,7 @@ class MainScreen(LiveRefresh):
         index = find_label(items, self._find_query, start) if items else None
         if index is None:
             self.notify(
-                "No loaded row has a label containing " + repr(clean(self._find_query)),
+                "No loaded row has a label containing " + repr(shorten(clean(self._find_query))),
                 severity="warning",
                 markup=False,
             )

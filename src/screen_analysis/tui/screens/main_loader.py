@@ -29,7 +29,7 @@ from screen_analysis.api.errors import (
     ScreenAnalysisError,
 )
 from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisPage, Project
-from screen_analysis.safe_text import clean
+from screen_analysis.safe_text import clean, shorten
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.browser import open_in_browser
 from screen_analysis.tui.live_refresh import RefreshJob
@@ -357,7 +357,7 @@ class MainLoader(Screen[None]):
             self.show_detail(item)
 
     def _project_failed(self, job: ProjectJob, error: BaseException) -> None:
-        label = clean(job.project_id)
+        label = shorten(clean(job.project_id))
         if job.adding:
             if isinstance(error, NotFoundError):
                 text = "No project " + label + " on this server; it was not added."
