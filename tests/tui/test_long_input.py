@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.tui.conftest import connection_to, make_app, settled
+from tests.tui.conftest import connection_to, make_app, settled, wait_until
 
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.safe_text import QUOTE_LIMIT
@@ -18,8 +18,7 @@ async def test_a_long_unknown_project_id_is_quoted_short(
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(pilot)
         await pilot.press("a", *("q" * 120), "enter")
-        await settled(pilot)
+        await wait_until(pilot, lambda: any("not added" in n.message for n in app._notifications))
         messages = [n.message for n in app._notifications if "not added" in n.message]
-        assert messages, [n.message for n in app._notifications]
         assert max(len(run) for run in re.findall("q+", messages[0])) < QUOTE_LIMIT
         assert "q…" in messages[0]
