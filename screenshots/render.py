@@ -79,7 +79,7 @@ async def _settled(pilot: Pilot[Any]) -> None:
     await _wait(pilot, lambda: isinstance(app.screen, MainScreen))
     screen = app.screen
     assert isinstance(screen, MainScreen)
-    await _wait(pilot, lambda: screen.paging.started and not screen.busy)
+    await _wait(pilot, lambda: screen.feed.started and not screen.busy)
     await pilot.pause()
 
 

@@ -22,6 +22,7 @@ from screen_analysis.api.errors import (
     APITimeoutError,
     InvalidArgumentError,
     InvalidResponseError,
+    RateLimitError,
     RedirectError,
     ScreenAnalysisError,
     error_for_status,
@@ -80,6 +81,7 @@ class ScreenAnalysisClient:
         self.timeouts = timeout if isinstance(timeout, Timeouts) else Timeouts(*[timeout] * 4)
         self.retry = retry or RetryPolicy()
         self.max_response_bytes = max_response_bytes
+        self._hold_until = 0.0  # monotonic: a 429's Retry-After holds every request until then
         agent = f"screen-analysis/{__version__}"
         suffix = _HEADER_UNSAFE.sub("", clean_message(user_agent or "")).strip()
         self.user_agent = f"{agent} {suffix}" if suffix else agent
@@ -200,6 +202,7 @@ class ScreenAnalysisClient:
         attempt = 0
         while True:
             attempt += 1
+            await self._wait_for_hold()
             started = time.monotonic()
             try:
                 response, body = await self._send(url, request)
@@ -228,12 +231,26 @@ class ScreenAnalysisClient:
                     response.status_code, headers
                 )
             error = self._redacted(error)
+            if isinstance(error, RateLimitError):
+                self._hold(headers)
             if not retryable or attempt > self.max_retries:
                 error.attempts = attempt
                 raise error
             delay = self.retry.delay(attempt - 1, headers)
             logger.info("%s: %s; retrying in %.2f s", request, error.detail, delay)
             await self.retry.sleep(delay)
+
+    def _hold(self, headers: httpx.Headers | None) -> None:
+        """After a 429: hold every request of this client for the server's Retry-After."""
+        hint = parse_retry_after(headers) if headers is not None else None
+        if hint is not None and 0 < hint <= self.retry.max_retry_after:
+            self._hold_until = max(self._hold_until, time.monotonic() + hint)
+
+    async def _wait_for_hold(self) -> None:
+        wait = self._hold_until - time.monotonic()
+        if wait > 0:
+            logger.info("holding requests for %.2f s (the server asked to slow down)", wait)
+            await self.retry.sleep(wait)
 
     async def _request(self, url: httpx.URL, parse: Callable[..., T]) -> T:
         """GET `url` (with retries) and parse the body; errors never carry the key."""
