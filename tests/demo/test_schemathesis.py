@@ -17,7 +17,7 @@ HOOKS = "tests.demo.schemathesis_hooks"  # ST202 that knows cursors are opaque
 
 
 @pytest.mark.timeout(240)
-def test_schemathesis_finds_no_mismatch(demo_server: DemoServer) -> None:
+def test_schemathesis_finds_no_mismatch(demo_server: DemoServer, tmp_path: Path) -> None:
     command = [
         *(sys.executable, "-m", "schemathesis.cli", "run"),
         f"{demo_server.base_url}/openapi.json",
@@ -29,7 +29,7 @@ def test_schemathesis_finds_no_mismatch(demo_server: DemoServer) -> None:
     ]
     env = {**os.environ, "SCHEMATHESIS_HOOKS": HOOKS, "PYTHONPATH": str(REPO)}
     result = subprocess.run(
-        command, cwd=REPO, env=env, capture_output=True, text=True, timeout=220, check=False
+        command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=220, check=False
     )
     report = result.stdout + result.stderr
     assert result.returncode == 0, report[-6000:]
