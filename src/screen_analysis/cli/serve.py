@@ -85,8 +85,8 @@ def serve(ctx: CliContext, host: str, port: int, demo: bool, token: str | None) 
         command = app_command(ctx, demo=demo or ctx.demo, theme=theme_flag())
         if not is_loopback(host):
             click.echo(
-                f"Warning: listening on {host}: anyone who can reach this address can use "
-                "the app, with your key.",
+                f"Warning: listening on {host}, over plain HTTP: anyone who sees the address "
+                "with its token on the way can use the app, with your key.",
                 err=True,
             )
         guard = ServeGuard(check_token(token) if token else new_token(), host, port)
