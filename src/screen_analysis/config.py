@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
-from pydantic import SecretStr
+
+from screen_analysis.secret import SecretStr
 
 APP_NAME = "screen-analysis"
 ENV_PREFIX = "SCREEN_ANALYSIS_"

@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-from pydantic import SecretStr
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.errors import AuthenticationError
 from screen_analysis.api.models import Analysis, AnalysisStatus
 from screen_analysis.demo.runner import DemoServer
+from screen_analysis.secret import SecretStr
 from screen_analysis.tui.feed import CountCache, Feed, ViewKey
 
 PAGE = 50
