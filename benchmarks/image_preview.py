@@ -26,6 +26,7 @@ from PIL import Image
 from textual import events
 
 from screen_analysis.api.image_fetch import ImageBytes
+from screen_analysis.cli.root import make_client
 from screen_analysis.config import Connection, Settings
 from screen_analysis.demo.config import DemoConfig
 from screen_analysis.images.decode import prepare
@@ -56,6 +57,7 @@ def make_app(server: ServerProcess, home: Path, *, images: bool, cache: Path) ->
         Connection(server.base_url, SecretStr(server.api_key), key_source="env"),
         RememberedProjects(state),
         clock=lambda: NOW,
+        make_client=make_client,
         graphics=Graphics("halfcell") if images else None,
         image_cache=DiskCache(cache) if images else None,
     )
