@@ -136,11 +136,10 @@ def test_an_unknown_mode_is_a_usage_error(invoke: Any, monkeypatch: pytest.Monke
     assert invoke("--images", "iterm", "--demo").exit_code == 2
     from screen_analysis.cli.exit_codes import CliError
     from screen_analysis.cli.launch import image_graphics
-    from screen_analysis.cli.root import CliContext
 
     monkeypatch.setenv("SCREEN_ANALYSIS_IMAGES", "iterm")
     with pytest.raises(CliError, match="images must be one of"):
-        image_graphics(CliContext(settings=load_settings()))
+        image_graphics(load_settings())
 
 
 def test_tmux_passthrough_doubles_escapes() -> None:
