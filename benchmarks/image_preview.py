@@ -131,7 +131,14 @@ async def held_down_requests(app: ScreenAnalysisApp, server: ServerProcess) -> d
                 await asyncio.sleep(delay)
             _press(app, "down")
             presses += 1
-        await pilot.pause(1.0)
+        image = screen.detail.query_one(ScreenImage)
+
+        def painted() -> bool:
+            item = screen.table.highlighted_item
+            return image.painted_url == getattr(item, "image_url", "")
+
+        await _until(painted, time.monotonic() + TIMEOUT_S)
+        await pilot.pause(0.5)  # a late request would show in the log now
         return {"rows": screen.table.cursor_row, "image_requests": _image_requests(server) - before}
 
 
