@@ -8,13 +8,13 @@ import re
 import time
 from collections.abc import Callable
 from types import TracebackType
-from typing import Self, TypeVar
+from typing import Any, Self, TypeVar
 from urllib.parse import quote
 
 import httpx
 
 from screen_analysis import __version__
-from screen_analysis.api import arguments
+from screen_analysis.api import arguments, image_fetch
 from screen_analysis.api.errors import (
     APIConnectionError,
     APIError,
@@ -25,13 +25,6 @@ from screen_analysis.api.errors import (
     RedirectError,
     ScreenAnalysisError,
     error_for_status,
-)
-from screen_analysis.api.image_fetch import (
-    IMAGE_TIMEOUT_S,
-    MAX_IMAGE_BYTES,
-    ImageBytes,
-    fetch_image,
-    origin_of,
 )
 from screen_analysis.api.messages import clean_message
 from screen_analysis.api.models import AnalysisPage, Project
@@ -183,32 +176,17 @@ class ScreenAnalysisClient:
         url = self._url(f"/v1/projects/{quote(checked, safe='')}", {})
         return await self._request(url, parse_project)
 
-    async def fetch_image(
-        self,
-        url: str,
-        *,
-        etag: str | None = None,
-        max_bytes: int = MAX_IMAGE_BYTES,
-        timeout_s: float = IMAGE_TIMEOUT_S,
-    ) -> ImageBytes:
-        """An analysis's image, on this client's connections; the key only to the API's own
-        origin, redirects included (see `api.image_fetch`). Raises ImageFetchError."""
-        return await fetch_image(
-            self._http,
-            url,
-            api_base=self._base_url,
-            authorization=self._headers(),
-            etag=etag,
-            max_bytes=max_bytes,
-            timeout_s=timeout_s,
+    async def fetch_image(self, url: str, **options: Any) -> image_fetch.ImageBytes:
+        """An analysis's image, on this client's connections: the key only to the API's own
+        origin, redirects included. Options and errors: `api.image_fetch.fetch_image`."""
+        authorization = self._headers()
+        return await image_fetch.fetch_image(
+            self._http, url, api_base=self._base_url, authorization=authorization, **options
         )
 
     def is_api_origin(self, url: str) -> bool:
         """Whether `url` is on the API's own scheme, host and port."""
-        try:
-            return origin_of(httpx.URL(url)) == origin_of(self._base_url)
-        except (httpx.InvalidURL, TypeError, ValueError):
-            return False
+        return image_fetch.same_origin(url, self._base_url)
 
     @staticmethod
     def _list_params(project_id: object, status: object, limit: object) -> dict[str, str]:

@@ -72,6 +72,14 @@ def origin_of(url: httpx.URL) -> Origin:
     return url.scheme, url.host.lower(), url.port or default
 
 
+def same_origin(url: str, base: httpx.URL) -> bool:
+    """Whether `url` is on `base`'s scheme, host and port (False when it does not parse)."""
+    try:
+        return origin_of(httpx.URL(url)) == origin_of(base)
+    except (httpx.InvalidURL, TypeError, ValueError):
+        return False
+
+
 def is_loopback_host(host: str) -> bool:
     """localhost, 127.0.0.0/8 or ::1."""
     if host.lower() == "localhost":
