@@ -27,9 +27,9 @@ from screen_analysis.api.errors import (
     error_for_status,
 )
 from screen_analysis.api.messages import clean_message
-from screen_analysis.api.models import AnalysisPage, Project
-from screen_analysis.api.pagination import AnalysisIterator, PageIterator
-from screen_analysis.api.parsing import parse_page, parse_project
+from screen_analysis.api.models import AnalysisPage, Project, RawPage
+from screen_analysis.api.pagination import AnalysisIterator, PageIterator, PageT
+from screen_analysis.api.parsing import parse_page, parse_project, parse_raw_page
 from screen_analysis.api.redirects import MAX_REDIRECTS, REDIRECT_STATUSES, redirect_target
 from screen_analysis.api.retry import RetryPolicy, is_retryable_status, parse_retry_after
 from screen_analysis.api.timeouts import Timeouts
@@ -140,19 +140,48 @@ class ScreenAnalysisClient:
         after: str | None = None,
         *,
         prefetch: bool = False,
-    ) -> PageIterator:
+    ) -> PageIterator[AnalysisPage]:
         """Every page from `after` (or the start) until `next_cursor` is null; loops refused."""
+        return self._walk(project_id, status, limit, after, prefetch, parse_page)
+
+    def iter_raw_pages(
+        self,
+        project_id: str | None = None,
+        status: str | None = None,
+        limit: int = 20,
+        after: str | None = None,
+        *,
+        prefetch: bool = False,
+    ) -> PageIterator[RawPage]:
+        """As `iter_pages`, but each page's items stay the JSON objects received (no models).
+
+        For output that passes items through: the page's fields are checked, the items not.
+        """
+        return self._walk(project_id, status, limit, after, prefetch, parse_raw_page)
+
+    def _walk(
+        self,
+        project_id: str | None,
+        status: str | None,
+        limit: int,
+        after: str | None,
+        prefetch: bool,
+        parse: Callable[..., PageT],
+    ) -> PageIterator[PageT]:
+        """The one cursor walk behind `iter_pages` and `iter_raw_pages`."""
         params = self._list_params(project_id, status, limit)
         arguments.check_cursor(after)
 
-        async def fetch(cursor: str | None) -> AnalysisPage:
-            return await self.list_analyses(project_id, status, limit, cursor)
-
-        def describe(cursor: str | None) -> str:
+        def url(cursor: str | None) -> httpx.URL:
             full = {**params, "after": cursor} if cursor is not None else params
-            return _describe(self._url("/v1/analyses", full))
+            return self._url("/v1/analyses", full)
 
-        return PageIterator(fetch, after=after, describe=describe, prefetch=prefetch)
+        async def fetch(cursor: str | None) -> PageT:
+            return await self._request(url(cursor), parse)
+
+        return PageIterator(
+            fetch, after=after, describe=lambda c: _describe(url(c)), prefetch=prefetch
+        )
 
     def iter_analyses(
         self,

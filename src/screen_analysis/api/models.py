@@ -7,6 +7,7 @@ is kept as the string the server sent, and nothing assumes a score range.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -136,3 +137,16 @@ class AnalysisPage(BaseModel):
     def analyses(self) -> list[Analysis]:
         """The valid analyses of the page."""
         return [item for item in self.items if isinstance(item, Analysis)]
+
+
+@dataclass(frozen=True, slots=True)
+class RawPage:
+    """One page of the analyses listing as parsed JSON, items neither validated nor rebuilt.
+
+    The page's own fields are checked as for `AnalysisPage`; `data` holds each item exactly
+    as received, for output that passes JSON through (json/jsonl).
+    """
+
+    data: list[Any]
+    next_cursor: str | None
+    total: int

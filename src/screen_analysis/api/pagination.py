@@ -12,13 +12,24 @@ import asyncio
 import contextlib
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Self
+from typing import Generic, Protocol, Self, TypeVar
 
 from screen_analysis.api.errors import PaginationLoopError
 from screen_analysis.api.messages import clean_message
 from screen_analysis.api.models import AnalysisItem, AnalysisPage
 
-FetchPage = Callable[[str | None], Awaitable[AnalysisPage]]
+
+class CursorPage(Protocol):
+    """What the walker needs of a page: the cursor of the next one."""
+
+    @property
+    def next_cursor(self) -> str | None:
+        """The cursor to send as `after`; None on the last page."""
+
+
+PageT = TypeVar("PageT", bound=CursorPage)
+
+FetchPage = Callable[[str | None], Awaitable[PageT]]
 """Fetch the page that starts after the given cursor (None: the first page)."""
 
 DescribeRequest = Callable[[str | None], str]
@@ -31,8 +42,8 @@ def _short(cursor: str) -> str:
     return repr(clean_message(cursor, limit=40))
 
 
-class PageIterator:
-    """Async iterator over pages, following `next_cursor` until null, guarded against loops.
+class PageIterator(Generic[PageT]):
+    """Async iterator over pages (models or raw), following `next_cursor`, guarded against loops.
 
     With `prefetch`, the request for the next page is sent as soon as a page arrives, so the
     server works on it while the caller handles the current one; call `aclose()` when
@@ -41,7 +52,7 @@ class PageIterator:
 
     def __init__(
         self,
-        fetch: FetchPage,
+        fetch: FetchPage[PageT],
         *,
         after: str | None = None,
         describe: DescribeRequest | None = None,
@@ -49,20 +60,20 @@ class PageIterator:
     ) -> None:
         self._fetch = fetch
         self._prefetch = prefetch
-        self._ahead: asyncio.Task[AnalysisPage] | None = None
+        self._ahead: asyncio.Task[PageT] | None = None
         self._describe = describe
         self._next: str | None = after
         self._seen: set[str] = {after} if after is not None else set()
         self._done = False
         self._loop: PaginationLoopError | None = None
         self.pages_fetched = 0
-        self.last_page: AnalysisPage | None = None
+        self.last_page: PageT | None = None
         self.last_request: str | None = None
 
     def __aiter__(self) -> Self:
         return self
 
-    async def __anext__(self) -> AnalysisPage:
+    async def __anext__(self) -> PageT:
         if self._loop is not None:
             error, self._loop = self._loop, None
             raise error
@@ -121,7 +132,7 @@ class AnalysisIterator:
 
     def __init__(
         self,
-        pages: PageIterator,
+        pages: PageIterator[AnalysisPage],
         *,
         max_items: int | None = None,
         max_stalled_pages: int = MAX_STALLED_PAGES,
