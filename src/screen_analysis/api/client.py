@@ -172,9 +172,15 @@ class ScreenAnalysisClient:
         params = self._list_params(project_id, status, limit)
         arguments.check_cursor(after)
 
+        built: dict[str | None, httpx.URL] = {}  # the last few: each is named, then fetched
+
         def url(cursor: str | None) -> httpx.URL:
-            full = {**params, "after": cursor} if cursor is not None else params
-            return self._url("/v1/analyses", full)
+            if cursor not in built:
+                if len(built) >= 4:
+                    del built[next(iter(built))]
+                full = {**params, "after": cursor} if cursor is not None else params
+                built[cursor] = self._url("/v1/analyses", full)
+            return built[cursor]
 
         async def fetch(cursor: str | None) -> PageT:
             return await self._request(url(cursor), parse)

@@ -157,7 +157,8 @@ async def _stream(
             fresh = _unseen(items_of(page), id_of, seen)
             if max_items is not None:
                 fresh = fresh[: max_items - listing.written]
-            write(fresh)
+            # In a thread, so the loop sends the prefetched request while this page is written.
+            await asyncio.to_thread(write, fresh)
             listing.written += len(fresh)
             listing.total, listing.next_cursor = page.total, page.next_cursor
             if not following or (max_items is not None and listing.written >= max_items):
