@@ -91,7 +91,7 @@ def run(
     with tempfile.TemporaryDirectory(prefix="cli-throughput-") as home:
         env = child_env(api_key, Path(home))
         # Byte code compiled once by discarded runs, as in an installed package.
-        time_lines([*argvs["cli"], "--max-items", "1"], env)
+        time_lines([*argvs["cli"][:-4], "list", "--max-items", "1", "--format", "jsonl"], env)
         time_lines([sys.executable, "-c", "import httpx, json"], env)
         for _ in range(repeats):
             for name, argv in argvs.items():
