@@ -123,7 +123,7 @@ async def test_header_stays_at_the_top_while_scrolled() -> None:
         table = await started(pilot, page(0, 300))
         await pilot.press("pagedown", "pagedown")
         rendered = list(lines(table))
-        assert rendered[0].split() == ["Status", "Score", "Label", "Project", "Created"]
+        assert rendered[0].split() == ["Status", "Score", "Label", "Created"]
         assert f"Screen {int(table.scroll_y)} " in rendered[1]
 
 
@@ -142,8 +142,10 @@ async def test_enter_and_click_select() -> None:
         assert len(app.of(AnalysesTable.Selected)) == 1
         await pilot.click(AnalysesTable, offset=(20, 4))
         assert [m.index for m in app.of(AnalysesTable.Selected)] == [0, 3]
-        await pilot.click(AnalysesTable, offset=(20, 0))  # the header selects nothing
-        assert table.cursor_row == 3
+        await pilot.click(AnalysesTable, offset=(40, 0))  # the header sorts, selects nothing
+        assert table.row_order.column == "label"
+        assert len(app.of(AnalysesTable.Selected)) == 2
+        assert table.highlighted_item is not None and table.highlighted_item.id == "ana_000003"
 
 
 async def test_near_end_by_keyboard_once_per_loaded_count() -> None:
@@ -386,8 +388,8 @@ async def test_invalid_analysis_row() -> None:
     ("width", "shown"),
     [
         (120, ["Status", "Score", "Label", "Project", "Created", "ID"]),
-        (80, ["Status", "Score", "Label", "Project", "Created"]),
-        (60, ["Status", "Score", "Label", "Created"]),
+        (80, ["Status", "Score", "Label", "Created"]),
+        (60, ["Status", "Score", "Label", "Age"]),
     ],
 )
 async def test_columns_give_way_at_narrow_widths(width: int, shown: list[str]) -> None:
@@ -405,7 +407,11 @@ async def test_columns_give_way_at_narrow_widths(width: int, shown: list[str]) -
         assert "…" in rendered[1] and "…" in rendered[2]
         assert "Screen 2" in rendered[3]
         assert ("Marketing" in rendered[3]) == ("Project" in shown)
-        assert "just now" in rendered[1] and "2m ago" in rendered[3]
+        if "Age" in shown:
+            assert " now " in rendered[1] and " 2m " in rendered[3]
+            assert "● done" in rendered[3] or "◐ run" in rendered[2]
+        else:
+            assert "just now" in rendered[1] and "2m ago" in rendered[3]
 
 
 def test_layout_is_computed_from_width_only() -> None:

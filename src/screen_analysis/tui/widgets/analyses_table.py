@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache, partial
+from functools import partial
 from typing import ClassVar, overload
 
-from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -26,92 +25,64 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.timer import Timer
 
-from screen_analysis.api.models import Analysis, AnalysisItem, InvalidAnalysis
+from screen_analysis.api.models import AnalysisItem
 from screen_analysis.safe_text import clean
-from screen_analysis.tui.formatting import (
-    DASH,
-    format_score,
-    now_utc,
-    relative_time,
-    status_class,
-    status_glyph,
-    status_word,
-)
+from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.widgets.scroll_speed import ScrollSpeed
+from screen_analysis.tui.widgets.table_layout import centre, fit_cell, layout_columns
+from screen_analysis.tui.widgets.table_order import (
+    RowOrder,
+    SortOrder,
+    clicked_sort,
+    next_sort,
+)
+from screen_analysis.tui.widgets.table_render import (
+    RowCells,
+    header_strip,
+    row_cells,
+    row_strip,
+    status_class_of,
+    status_of,
+)
+
+__all__ = ["AnalysesTable", "SortOrder", "fit_cell", "layout_columns"]
 
 HEADER_HEIGHT = 1
-CELL_PADDING = 1  # blank cells on each side of a column
-LABEL_MIN_WIDTH = 16  # below this the optional columns give way
 FLASH_SECONDS = 1.5
 CLOCK_TICK_SECONDS = 30.0  # relative times ("5m ago") are re-rendered this often
 LINE_CACHE_SIZE = 1024
-INVALID_GLYPH = "!"
-
-
-@dataclass(frozen=True, slots=True)
-class Column:
-    """One column of the table as laid out for a given width."""
-
-    key: str
-    title: str
-    width: int
-    right: bool = False
-
-
-# Fixed widths fit the longest documented value ("◐ processing", "2025-01-31", "99.5").
-_STATUS = Column("status", "Status", 12)
-_SCORE = Column("score", "Score", 5, right=True)
-_CREATED = Column("created", "Created", 10)
-_PROJECT = Column("project", "Project", 16)
-_ID = Column("id", "ID", 16)
-
-
-@lru_cache(maxsize=32)
-def layout_columns(width: int) -> tuple[Column, ...]:
-    """The columns shown at `width` cells: id gives way first, then project; label flexes."""
-    pad = 2 * CELL_PADDING
-    fixed = sum(column.width + pad for column in (_STATUS, _SCORE, _CREATED)) + pad
-    optional: list[Column] = [_PROJECT, _ID]
-    while optional and width - fixed - sum(c.width + pad for c in optional) < LABEL_MIN_WIDTH:
-        optional.pop()
-    label_width = max(1, width - fixed - sum(c.width + pad for c in optional))
-    label = Column("label", "Label", label_width)
-    trailing = [c for c in (_PROJECT, _CREATED, _ID) if c is _CREATED or c in optional]
-    return (_STATUS, _SCORE, label, *trailing)
-
-
-def fit_cell(text: str, width: int, *, right: bool = False) -> str:
-    """`text` cut (with an ellipsis) or padded to exactly `width` terminal cells."""
-    length = cell_len(text)
-    if length > width:
-        if width <= 1:
-            return "…"[:width]
-        text = set_cell_size(text, width - 1).rstrip() + "…"
-        length = cell_len(text)
-    padding = " " * (width - length)
-    return padding + text if right else text + padding
 
 
 class _ItemsView(Sequence[AnalysisItem]):
-    """A read-only view of the loaded rows (no copy)."""
+    """A read-only view of the loaded rows in display order (no copy)."""
 
-    __slots__ = ("_items",)
+    __slots__ = ("_items", "_order")
 
-    def __init__(self, items: list[AnalysisItem]) -> None:
+    def __init__(self, items: list[AnalysisItem], order: RowOrder) -> None:
         self._items = items
+        self._order = order
 
     @overload
     def __getitem__(self, index: int) -> AnalysisItem: ...
     @overload
     def __getitem__(self, index: slice) -> Sequence[AnalysisItem]: ...
     def __getitem__(self, index: int | slice) -> AnalysisItem | Sequence[AnalysisItem]:
-        return self._items[index]
+        if not self._order.sorted:
+            return self._items[index]
+        if isinstance(index, slice):
+            return [self._items[self._order.position(r)] for r in range(len(self))[index]]
+        row = index + len(self._items) if index < 0 else index
+        if not 0 <= row < len(self._items):
+            raise IndexError(index)
+        return self._items[self._order.position(row)]
 
     def __len__(self) -> int:
         return len(self._items)
 
     def __iter__(self) -> Iterator[AnalysisItem]:
-        return iter(self._items)
+        if not self._order.sorted:
+            return iter(self._items)
+        return (self._items[self._order.position(r)] for r in range(len(self._items)))
 
 
 class AnalysesTable(ScrollView, can_focus=True):
@@ -125,6 +96,13 @@ class AnalysesTable(ScrollView, can_focus=True):
         Binding("pagedown", "page_down", "Page down", show=False),
         Binding("home", "first_row", "First row", show=False),
         Binding("end", "last_row", "Last loaded row", show=False),
+        Binding(
+            "s",
+            "cycle_sort",
+            "Sort",
+            id="sort",
+            tooltip="Sort the loaded rows by score, created, label, status, or as served",
+        ),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -209,6 +187,18 @@ class AnalysesTable(ScrollView, can_focus=True):
         """A row was chosen with Enter or a click on the highlighted row."""
 
     @dataclass
+    class SortChanged(Message):
+        """The rows are shown in another order (`order.column` None: the server's)."""
+
+        table: AnalysesTable
+        order: SortOrder
+
+        @property
+        def control(self) -> AnalysesTable:
+            """The table that posted the message."""
+            return self.table
+
+    @dataclass
     class NearEnd(Message):
         """The cursor or the viewport came within the threshold of the last loaded row."""
 
@@ -239,13 +229,14 @@ class AnalysesTable(ScrollView, can_focus=True):
             self.near_end_threshold = near_end_threshold
         if lookahead_s is not None:
             self.lookahead_s = lookahead_s
-        self._items: list[AnalysisItem] = []
-        self._index: dict[str, int] = {}
+        self._items: list[AnalysisItem] = []  # in the server's order
+        self._index: dict[str, int] = {}  # id -> position in the server's order
+        self._order = RowOrder()
         self._project_names: dict[str, str] = {}
         self._line_cache: LRUCache[tuple[object, ...], Strip] = LRUCache(LINE_CACHE_SIZE)
         self._version = 0
         self._hover_row = -1
-        self._flashing: dict[int, Timer] = {}
+        self._flashing: dict[int, Timer] = {}  # by position in the server's order
         self._near_end_posted: int | None = None
         self._speed = ScrollSpeed()
         self._now = clock()
@@ -256,17 +247,57 @@ class AnalysesTable(ScrollView, can_focus=True):
 
     @property
     def items(self) -> Sequence[AnalysisItem]:
-        """A read-only view of the loaded rows."""
-        return _ItemsView(self._items)
+        """A read-only view of the loaded rows, in the order shown."""
+        return _ItemsView(self._items, self._order)
 
     @property
     def highlighted_item(self) -> AnalysisItem | None:
         """The item under the cursor, or None when the table is empty."""
-        return self._items[self.cursor_row] if self._items else None
+        return self._row_item(self.cursor_row) if self._items else None
 
     def index_of(self, analysis_id: str) -> int | None:
         """The row of the analysis with `analysis_id` (its first, if sent twice), or None."""
-        return self._index.get(analysis_id)
+        position = self._index.get(analysis_id)
+        return None if position is None else self._row_of(position)
+
+    @property
+    def row_order(self) -> SortOrder:
+        """The order the rows are shown in (`column` None: the server's)."""
+        return self._order.order
+
+    def sort_by(self, order: SortOrder) -> None:
+        """Show the loaded rows in `order` (O(n log n)); the cursor stays on its analysis."""
+        if order == self._order.order:
+            return
+        keep = self.highlighted_item
+        self._order.sort(self._items, order)
+        self._invalidate()
+        self._follow(keep)
+        self.refresh()
+        self.post_message(self.SortChanged(self, order))
+
+    def action_cycle_sort(self) -> None:
+        """Sort by the next column of the cycle; after status, the server's order again."""
+        self.sort_by(next_sort(self._order.order))
+
+    def _row_item(self, row: int) -> AnalysisItem:
+        return self._items[self._order.position(row)]
+
+    def _row_of(self, position: int) -> int:
+        return self._order.row(self._items[position], position)
+
+    def _follow(self, item: AnalysisItem | None) -> None:
+        """Put the cursor back on `item` after rows moved, without announcing a move."""
+        if item is None or not self._items:
+            return
+        position = self._index.get(item.id) if item.id is not None else None
+        if position is None:
+            position = next((i for i, x in enumerate(self._items) if x is item), None)
+        if position is not None:
+            row = self._row_of(position)
+            if row != self.cursor_row:
+                self.set_reactive(AnalysesTable.cursor_row, row)
+                self._scroll_cursor_into_view()
 
     def set_items(self, items: Iterable[AnalysisItem], *, keep_id: str | None = None) -> None:
         """Replace all rows; the cursor stays on `keep_id`'s row when present, else row 0."""
@@ -276,10 +307,12 @@ class AnalysesTable(ScrollView, can_focus=True):
         self._items = []
         self._index = {}
         self._add(items)
+        self._order.resort(self._items)
         self._invalidate()
         self._near_end_posted = None
         self._speed.reset()
-        keep = self._index.get(keep_id) if keep_id is not None else None
+        kept = self._index.get(keep_id) if keep_id is not None else None
+        keep = None if kept is None else self._row_of(kept)
         self.set_reactive(AnalysesTable.cursor_row, keep or 0)
         self._hover_row = -1
         self._update_virtual_size()
@@ -292,8 +325,16 @@ class AnalysesTable(ScrollView, can_focus=True):
         self._check_near_end()
 
     def append_items(self, items: Iterable[AnalysisItem]) -> None:
-        """Add rows at the end in O(len(items)); cursor and scroll position are unchanged."""
+        """Add rows at the end in O(len(items)); cursor and scroll position are unchanged.
+
+        When sorted, each row goes where it belongs (bisection) and the cursor stays on its
+        analysis.
+        """
+        keep = self.highlighted_item if self._order.sorted else None
         if self._add(items):
+            if self._order.sorted:
+                self._invalidate()
+                self._follow(keep)
             self._update_virtual_size()
             self.refresh()
             self._check_near_end()
@@ -309,19 +350,21 @@ class AnalysesTable(ScrollView, can_focus=True):
         if not new:
             return 0
         follow_newest = self.cursor_row == 0 and int(self.scroll_y) == 0
+        follow_newest = follow_newest and not self._order.sorted
         keep_item = bool(self._items) and not follow_newest
+        keep = self.highlighted_item
         for timer in self._flashing.values():
             timer.stop()
         self._flashing.clear()
         self._items[:0] = new
         self._index = {}
         self._reindex(0)
+        self._order.resort(self._items)
         self._invalidate()
         self._update_virtual_size()
         self._hover_row = -1
         if keep_item:
-            self.set_reactive(AnalysesTable.cursor_row, self.cursor_row + len(new))
-            self._scroll_cursor_into_view()
+            self._follow(keep)
         for index in range(len(new)):
             self._flash(index)
         self.refresh()
@@ -343,6 +386,7 @@ class AnalysesTable(ScrollView, can_focus=True):
         """
         changed: list[str] = []
         touched = False
+        keep = self.highlighted_item
         for item in items:
             if item.id is None or (index := self._index.get(item.id)) is None:
                 continue
@@ -350,12 +394,15 @@ class AnalysesTable(ScrollView, can_focus=True):
             if old == item:
                 continue
             self._items[index] = item
+            self._order.replace(index, old, item)
             touched = True
-            if _status_of(old) != _status_of(item):
+            if status_of(old) != status_of(item):
                 changed.append(item.id)
                 self._flash(index)
         if touched:
             self._invalidate()
+            if self._order.sorted and keep is not None and keep.id is not None:
+                self._follow(self._items[self._index[keep.id]])
             self.refresh()
         return changed
 
@@ -373,6 +420,7 @@ class AnalysesTable(ScrollView, can_focus=True):
         start = len(self._items)
         self._items.extend(items)
         self._reindex(start)
+        self._order.add(self._items, start)
         return len(self._items) > start
 
     def _reindex(self, start: int) -> None:
@@ -459,7 +507,7 @@ class AnalysesTable(ScrollView, can_focus=True):
     def _post_highlighted(self) -> None:
         if self._items:
             row = self.cursor_row
-            self.post_message(self.Highlighted(self, self._items[row], row))
+            self.post_message(self.Highlighted(self, self._row_item(row), row))
 
     def _hide_hover(self) -> None:
         if self._hover_row >= 0:
@@ -504,7 +552,7 @@ class AnalysesTable(ScrollView, can_focus=True):
         """Post `Selected` for the highlighted row."""
         if self._items:
             row = self.cursor_row
-            self.post_message(self.Selected(self, self._items[row], row))
+            self.post_message(self.Selected(self, self._row_item(row), row))
 
     # Mouse
 
@@ -513,6 +561,11 @@ class AnalysesTable(ScrollView, can_focus=True):
         return row if isinstance(row, int) and 0 <= row < len(self._items) else None
 
     async def _on_click(self, event: events.Click) -> None:
+        column = event.style.meta.get("column") if event.style else None
+        if isinstance(column, str):
+            event.stop()
+            self.sort_by(clicked_sort(self._order.order, column))
+            return
         row = self._row_at(event)
         if row is None:
             return
@@ -564,8 +617,8 @@ class AnalysesTable(ScrollView, can_focus=True):
         self._flashing[index] = self.set_timer(FLASH_SECONDS, partial(self._end_flash, index))
 
     def _end_flash(self, index: int) -> None:
-        if self._flashing.pop(index, None) is not None:
-            self._refresh_row(index)
+        if self._flashing.pop(index, None) is not None and index < len(self._items):
+            self._refresh_row(self._row_of(index))
 
     def _refresh_row(self, row: int) -> None:
         if row >= 0:
@@ -589,25 +642,26 @@ class AnalysesTable(ScrollView, can_focus=True):
             if y == max(HEADER_HEIGHT, self._visible_rows // 2) and self.empty_message:
                 style = base + self.get_component_rich_style("analyses-table--empty")
                 text = fit_cell(clean(self.empty_message), width)
-                strip = Strip([Segment(_centre(text, width), style)])
+                strip = Strip([Segment(centre(text, width), style)])
                 return strip.adjust_cell_length(width, base)
             return Strip.blank(width, base)
         row = y - HEADER_HEIGHT + int(self.scroll_y)
         if row >= len(self._items):
             return Strip.blank(width, base)
+        position = self._order.position(row)
         key = (
             row,
             width,
             row == self.cursor_row,
             row == self._hover_row,
-            row in self._flashing,
+            position in self._flashing,
             self.has_focus,
             self._version,
         )
         cached = self._line_cache.get(key)
         if cached is not None:
             return cached
-        strip = self._render_row(row, width, key[2], key[3], key[4])
+        strip = self._render_row(row, position, width, key[2], key[3], key[4])
         self._line_cache[key] = strip
         return strip
 
@@ -617,13 +671,14 @@ class AnalysesTable(ScrollView, can_focus=True):
         if cached is not None:
             return cached
         style = self._base_style + self.get_component_rich_style("analyses-table--header")
-        titles = (_pad(fit_cell(c.title, c.width, right=c.right)) for c in layout_columns(width))
-        strip = Strip([Segment("".join(titles), style)]).adjust_cell_length(width, style)
+        strip = header_strip(layout_columns(width), width, style, self._order.order)
         self._line_cache[key] = strip
         return strip
 
-    def _render_row(self, row: int, width: int, cursor: bool, hover: bool, flash: bool) -> Strip:
-        item = self._items[row]
+    def _render_row(
+        self, row: int, position: int, width: int, cursor: bool, hover: bool, flash: bool
+    ) -> Strip:
+        item = self._items[position]
         get = self.get_component_rich_style
         style = self._base_style
         if flash:
@@ -631,63 +686,15 @@ class AnalysesTable(ScrollView, can_focus=True):
         if hover:
             style += get("analyses-table--hover")
         # Only the status colour: the row's flash, hover and cursor backgrounds show through.
-        status = style + get(f"analyses-table--status-{_status_class_of(item)}", partial=True)
+        status = style + get(f"analyses-table--status-{status_class_of(item)}", partial=True)
         if cursor:
             cursor_style = get("analyses-table--cursor")
             style += cursor_style
             status += cursor_style
         meta = Style.from_meta({"row": row})
-        style += meta
-        status += meta
-        cells = self._cells(item)
-        segments: list[Segment] = []
-        for column in layout_columns(width):
-            text = fit_cell(cells[column.key], column.width, right=column.right)
-            if column.key == "status":
-                segments.append(Segment(" " * CELL_PADDING, style))
-                segments.append(Segment(text, status))
-                segments.append(Segment(" " * CELL_PADDING, style))
-            else:
-                segments.append(Segment(_pad(text), style))
-        return Strip(segments).adjust_cell_length(width, style)
+        return row_strip(
+            self._cells(item), layout_columns(width), width, style + meta, status + meta
+        )
 
-    def _cells(self, item: AnalysisItem) -> dict[str, str]:
-        if isinstance(item, InvalidAnalysis):
-            return {
-                "status": f"{INVALID_GLYPH} invalid",
-                "score": DASH,
-                "label": clean(item.reason) or DASH,
-                "project": DASH,
-                "created": DASH,
-                "id": clean(item.id) or DASH,
-            }
-        project = DASH
-        if item.project_id is not None:
-            project = clean(self._project_names.get(item.project_id, item.project_id)) or DASH
-        return {
-            "status": f"{status_glyph(item.status)} {status_word(item.status)}",
-            "score": format_score(item.score),
-            "label": clean(item.label) or DASH,
-            "project": project,
-            "created": relative_time(item.created_at, self._now),
-            "id": clean(item.id) or DASH,
-        }
-
-
-def _pad(text: str) -> str:
-    blank = " " * CELL_PADDING
-    return f"{blank}{text}{blank}"
-
-
-def _centre(text: str, width: int) -> str:
-    text = text.strip()
-    left = max(0, (width - cell_len(text)) // 2)
-    return " " * left + text
-
-
-def _status_of(item: AnalysisItem) -> object:
-    return item.status if isinstance(item, Analysis) else "invalid"
-
-
-def _status_class_of(item: AnalysisItem) -> str:
-    return status_class(item.status) if isinstance(item, Analysis) else "unknown"
+    def _cells(self, item: AnalysisItem) -> RowCells:
+        return row_cells(item, self._project_names, self._now)
