@@ -7,82 +7,39 @@ rows loaded or a hundred thousand.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from functools import partial
-from typing import ClassVar, overload
+from typing import ClassVar, TypeAlias
 
-from rich.segment import Segment
-from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.cache import LRUCache
 from textual.geometry import Region, Size, Spacing
-from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.timer import Timer
 
 from screen_analysis.api.models import AnalysisItem
-from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import now_utc
+from screen_analysis.tui.widgets import table_messages as messages
 from screen_analysis.tui.widgets.scroll_speed import ScrollSpeed
-from screen_analysis.tui.widgets.table_layout import centre, fit_cell, layout_columns
-from screen_analysis.tui.widgets.table_order import (
-    RowOrder,
-    SortOrder,
-    clicked_sort,
-    next_sort,
-)
+from screen_analysis.tui.widgets.table_layout import fit_cell, layout_columns
+from screen_analysis.tui.widgets.table_order import SortOrder, clicked_sort, next_sort
+from screen_analysis.tui.widgets.table_paint import TablePainter
 from screen_analysis.tui.widgets.table_render import (
     RowCells,
-    header_strip,
     row_cells,
-    row_strip,
-    status_class_of,
     status_of,
 )
+from screen_analysis.tui.widgets.table_rows import TableRows
+from screen_analysis.tui.widgets.table_styles import TABLE_COMPONENT_CLASSES, TABLE_CSS
 
 __all__ = ["AnalysesTable", "SortOrder", "fit_cell", "layout_columns"]
 
 HEADER_HEIGHT = 1
 FLASH_SECONDS = 1.5
 CLOCK_TICK_SECONDS = 30.0  # relative times ("5m ago") are re-rendered this often
-LINE_CACHE_SIZE = 1024
-
-
-class _ItemsView(Sequence[AnalysisItem]):
-    """A read-only view of the loaded rows in display order (no copy)."""
-
-    __slots__ = ("_items", "_order")
-
-    def __init__(self, items: list[AnalysisItem], order: RowOrder) -> None:
-        self._items = items
-        self._order = order
-
-    @overload
-    def __getitem__(self, index: int) -> AnalysisItem: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[AnalysisItem]: ...
-    def __getitem__(self, index: int | slice) -> AnalysisItem | Sequence[AnalysisItem]:
-        if not self._order.sorted:
-            return self._items[index]
-        if isinstance(index, slice):
-            return [self._items[self._order.position(r)] for r in range(len(self))[index]]
-        row = index + len(self._items) if index < 0 else index
-        if not 0 <= row < len(self._items):
-            raise IndexError(index)
-        return self._items[self._order.position(row)]
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __iter__(self) -> Iterator[AnalysisItem]:
-        if not self._order.sorted:
-            return iter(self._items)
-        return (self._items[self._order.position(r)] for r in range(len(self._items)))
 
 
 class AnalysesTable(ScrollView, can_focus=True):
@@ -105,57 +62,8 @@ class AnalysesTable(ScrollView, can_focus=True):
         ),
     ]
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "analyses-table--header",
-        "analyses-table--cursor",
-        "analyses-table--hover",
-        "analyses-table--changed",
-        "analyses-table--empty",
-        "analyses-table--status-pending",
-        "analyses-table--status-processing",
-        "analyses-table--status-completed",
-        "analyses-table--status-failed",
-        "analyses-table--status-unknown",
-    }
-
-    DEFAULT_CSS = """
-    AnalysesTable {
-        background: $surface;
-        color: $foreground;
-        overflow-x: hidden;
-        overflow-y: auto;
-        & > .analyses-table--header {
-            background: $panel;
-            color: $foreground;
-            text-style: bold;
-        }
-        & > .analyses-table--cursor {
-            background: $block-cursor-blurred-background;
-            color: $block-cursor-blurred-foreground;
-            text-style: $block-cursor-blurred-text-style;
-        }
-        &:focus > .analyses-table--cursor {
-            background: $block-cursor-background;
-            color: $block-cursor-foreground;
-            text-style: $block-cursor-text-style;
-        }
-        & > .analyses-table--hover {
-            background: $block-hover-background;
-        }
-        & > .analyses-table--changed {
-            background: $accent 35%;
-        }
-        & > .analyses-table--empty {
-            color: $foreground-muted;
-            text-style: italic;
-        }
-        & > .analyses-table--status-pending { color: $status-pending; }
-        & > .analyses-table--status-processing { color: $status-processing; }
-        & > .analyses-table--status-completed { color: $status-completed; }
-        & > .analyses-table--status-failed { color: $status-failed; }
-        & > .analyses-table--status-unknown { color: $status-unknown; }
-    }
-    """
+    COMPONENT_CLASSES: ClassVar[set[str]] = TABLE_COMPONENT_CLASSES
+    DEFAULT_CSS = TABLE_CSS
 
     cursor_row: reactive[int] = reactive(0, repaint=False, init=False)
     """Index of the highlighted row (0 when the table is empty)."""
@@ -167,48 +75,10 @@ class AnalysesTable(ScrollView, can_focus=True):
     lookahead_s: float = 0.6
     """Rows from the last loaded row at which `NearEnd` is posted."""
 
-    @dataclass
-    class _RowMessage(Message):
-        """A message about one row of the table."""
-
-        table: AnalysesTable
-        item: AnalysisItem
-        index: int
-
-        @property
-        def control(self) -> AnalysesTable:
-            """The table that posted the message."""
-            return self.table
-
-    class Highlighted(_RowMessage):
-        """The cursor moved to another row (or the rows were replaced)."""
-
-    class Selected(_RowMessage):
-        """A row was chosen with Enter or a click on the highlighted row."""
-
-    @dataclass
-    class SortChanged(Message):
-        """The rows are shown in another order (`order.column` None: the server's)."""
-
-        table: AnalysesTable
-        order: SortOrder
-
-        @property
-        def control(self) -> AnalysesTable:
-            """The table that posted the message."""
-            return self.table
-
-    @dataclass
-    class NearEnd(Message):
-        """The cursor or the viewport came within the threshold of the last loaded row."""
-
-        table: AnalysesTable
-        loaded: int
-
-        @property
-        def control(self) -> AnalysesTable:
-            """The table that posted the message."""
-            return self.table
+    Highlighted: TypeAlias = messages.Highlighted
+    Selected: TypeAlias = messages.Selected
+    SortChanged: TypeAlias = messages.SortChanged
+    NearEnd: TypeAlias = messages.NearEnd
 
     def __init__(
         self,
@@ -229,18 +99,16 @@ class AnalysesTable(ScrollView, can_focus=True):
             self.near_end_threshold = near_end_threshold
         if lookahead_s is not None:
             self.lookahead_s = lookahead_s
-        self._items: list[AnalysisItem] = []  # in the server's order
-        self._index: dict[str, int] = {}  # id -> position in the server's order
-        self._order = RowOrder()
+        self._rows = TableRows()
         self._project_names: dict[str, str] = {}
-        self._line_cache: LRUCache[tuple[object, ...], Strip] = LRUCache(LINE_CACHE_SIZE)
-        self._version = 0
+        self._painter = TablePainter(
+            self._rows, self.get_component_rich_style, lambda item: self._cells(item)
+        )
         self._hover_row = -1
         self._flashing: dict[int, Timer] = {}  # by position in the server's order
         self._near_end_posted: int | None = None
         self._speed = ScrollSpeed()
         self._now = clock()
-        self._base_style = Style()
         self.set_reactive(AnalysesTable.empty_message, empty_message)
 
     # Data
@@ -248,29 +116,28 @@ class AnalysesTable(ScrollView, can_focus=True):
     @property
     def items(self) -> Sequence[AnalysisItem]:
         """A read-only view of the loaded rows, in the order shown."""
-        return _ItemsView(self._items, self._order)
+        return self._rows.view
 
     @property
     def highlighted_item(self) -> AnalysisItem | None:
         """The item under the cursor, or None when the table is empty."""
-        return self._row_item(self.cursor_row) if self._items else None
+        return self._rows.item(self.cursor_row) if self._rows else None
 
     def index_of(self, analysis_id: str) -> int | None:
         """The row of the analysis with `analysis_id` (its first, if sent twice), or None."""
-        position = self._index.get(analysis_id)
-        return None if position is None else self._row_of(position)
+        return self._rows.row_of_id(analysis_id)
 
     @property
     def row_order(self) -> SortOrder:
         """The order the rows are shown in (`column` None: the server's)."""
-        return self._order.order
+        return self._rows.order
 
     def sort_by(self, order: SortOrder) -> None:
         """Show the loaded rows in `order` (O(n log n)); the cursor stays on its analysis."""
-        if order == self._order.order:
+        if order == self._rows.order:
             return
         keep = self.highlighted_item
-        self._order.sort(self._items, order)
+        self._rows.sort(order)
         self._invalidate()
         self._follow(keep)
         self.refresh()
@@ -278,23 +145,13 @@ class AnalysesTable(ScrollView, can_focus=True):
 
     def action_cycle_sort(self) -> None:
         """Sort by the next column of the cycle; after status, the server's order again."""
-        self.sort_by(next_sort(self._order.order))
-
-    def _row_item(self, row: int) -> AnalysisItem:
-        return self._items[self._order.position(row)]
-
-    def _row_of(self, position: int) -> int:
-        return self._order.row(self._items[position], position)
+        self.sort_by(next_sort(self._rows.order))
 
     def _follow(self, item: AnalysisItem | None) -> None:
         """Put the cursor back on `item` after rows moved, without announcing a move."""
-        if item is None or not self._items:
-            return
-        position = self._index.get(item.id) if item.id is not None else None
-        if position is None:
-            position = next((i for i, x in enumerate(self._items) if x is item), None)
+        position = None if item is None else self._rows.position_of(item)
         if position is not None:
-            row = self._row_of(position)
+            row = self._rows.row_of_position(position)
             if row != self.cursor_row:
                 self.set_reactive(AnalysesTable.cursor_row, row)
                 self._scroll_cursor_into_view()
@@ -304,15 +161,11 @@ class AnalysesTable(ScrollView, can_focus=True):
         for timer in self._flashing.values():
             timer.stop()
         self._flashing.clear()
-        self._items = []
-        self._index = {}
-        self._add(items)
-        self._order.resort(self._items)
+        self._rows.replace_all(items)
         self._invalidate()
         self._near_end_posted = None
         self._speed.reset()
-        kept = self._index.get(keep_id) if keep_id is not None else None
-        keep = None if kept is None else self._row_of(kept)
+        keep = self._rows.row_of_id(keep_id) if keep_id is not None else None
         self.set_reactive(AnalysesTable.cursor_row, keep or 0)
         self._hover_row = -1
         self._update_virtual_size()
@@ -330,9 +183,9 @@ class AnalysesTable(ScrollView, can_focus=True):
         When sorted, each row goes where it belongs (bisection) and the cursor stays on its
         analysis.
         """
-        keep = self.highlighted_item if self._order.sorted else None
-        if self._add(items):
-            if self._order.sorted:
+        keep = self.highlighted_item if self._rows.sorted else None
+        if self._rows.extend(items):
+            if self._rows.sorted:
                 self._invalidate()
                 self._follow(keep)
             self._update_virtual_size()
@@ -343,32 +196,26 @@ class AnalysesTable(ScrollView, can_focus=True):
         """Insert rows above the first one (ids already loaded are skipped); new rows flash.
 
         The cursor stays on its analysis, except on the first row of a view scrolled to the
-        top: there it stays on the first row, following the newest (like `tail -f`).
-        Returns how many rows were added.
+        top in the server's order: there it stays on the first row, following the newest
+        (like `tail -f`). Returns how many rows were added.
         """
-        new = [i for i in items if i.id is None or i.id not in self._index]
+        follow_newest = self.cursor_row == 0 and int(self.scroll_y) == 0
+        follow_newest = follow_newest and not self._rows.sorted
+        keep = None if follow_newest else self.highlighted_item
+        new = self._rows.prepend(items)
         if not new:
             return 0
-        follow_newest = self.cursor_row == 0 and int(self.scroll_y) == 0
-        follow_newest = follow_newest and not self._order.sorted
-        keep_item = bool(self._items) and not follow_newest
-        keep = self.highlighted_item
         for timer in self._flashing.values():
             timer.stop()
         self._flashing.clear()
-        self._items[:0] = new
-        self._index = {}
-        self._reindex(0)
-        self._order.resort(self._items)
         self._invalidate()
         self._update_virtual_size()
         self._hover_row = -1
-        if keep_item:
-            self._follow(keep)
-        for index in range(len(new)):
-            self._flash(index)
+        self._follow(keep)
+        for position in range(len(new)):
+            self._flash(position)
         self.refresh()
-        if not keep_item:
+        if keep is None:
             self._post_highlighted()
             self._check_near_end()
         return len(new)
@@ -377,32 +224,29 @@ class AnalysesTable(ScrollView, can_focus=True):
     def visible_rows(self) -> range:
         """The indices of the loaded rows inside the viewport."""
         first = int(self.scroll_y)
-        return range(first, min(len(self._items), first + self._visible_rows))
+        return range(first, min(len(self._rows), first + self._visible_rows))
 
     def update_items(self, items: Iterable[AnalysisItem]) -> list[str]:
         """Replace loaded rows with the same ids in place; ids not loaded are ignored.
 
-        Rows whose status changed flash briefly. Returns the ids whose status changed.
+        Rows whose status changed flash briefly; when sorted, a row whose value changed
+        moves and the cursor stays on its analysis. Returns the ids whose status changed.
         """
         changed: list[str] = []
-        touched = False
         keep = self.highlighted_item
+        touched = False
         for item in items:
-            if item.id is None or (index := self._index.get(item.id)) is None:
+            if (update := self._rows.update(item)) is None:
                 continue
-            old = self._items[index]
-            if old == item:
-                continue
-            self._items[index] = item
-            self._order.replace(index, old, item)
+            position, old = update
             touched = True
-            if status_of(old) != status_of(item):
+            if status_of(old) != status_of(item) and item.id is not None:
                 changed.append(item.id)
-                self._flash(index)
+                self._flash(position)
         if touched:
             self._invalidate()
-            if self._order.sorted and keep is not None and keep.id is not None:
-                self._follow(self._items[self._index[keep.id]])
+            if self._rows.sorted:
+                self._follow(keep)
             self.refresh()
         return changed
 
@@ -416,32 +260,17 @@ class AnalysesTable(ScrollView, can_focus=True):
         """Move the cursor to `row` (clamped to the loaded rows) and keep it visible."""
         self.cursor_row = row
 
-    def _add(self, items: Iterable[AnalysisItem]) -> bool:
-        start = len(self._items)
-        self._items.extend(items)
-        self._reindex(start)
-        self._order.add(self._items, start)
-        return len(self._items) > start
-
-    def _reindex(self, start: int) -> None:
-        index = self._index
-        for position in range(start, len(self._items)):
-            item_id = self._items[position].id
-            if item_id is not None and item_id not in index:
-                index[item_id] = position
-
     def _update_virtual_size(self) -> None:
-        self.virtual_size = Size(0, len(self._items) + HEADER_HEIGHT)
+        self.virtual_size = Size(0, len(self._rows) + HEADER_HEIGHT)
 
     def _invalidate(self) -> None:
-        self._version += 1
-        self._line_cache.clear()
+        self._painter.invalidate()
 
     # Cursor, scrolling and paging
 
     def validate_cursor_row(self, row: int) -> int:
         """Clamp the cursor to the loaded rows."""
-        return max(0, min(row, len(self._items) - 1))
+        return max(0, min(row, len(self._rows) - 1))
 
     def watch_cursor_row(self, old: int, new: int) -> None:
         """Repaint the two rows, keep the cursor visible and tell the screen."""
@@ -464,7 +293,7 @@ class AnalysesTable(ScrollView, can_focus=True):
 
     def watch_empty_message(self) -> None:
         """Repaint the empty message."""
-        if not self._items:
+        if not self._rows:
             self.refresh()
 
     @property
@@ -472,7 +301,7 @@ class AnalysesTable(ScrollView, can_focus=True):
         return max(0, self.scrollable_content_region.height - HEADER_HEIGHT)
 
     def _scroll_cursor_into_view(self) -> None:
-        if not self._items or self._visible_rows == 0:
+        if not self._rows or self._visible_rows == 0:
             return
         width = self.scrollable_content_region.width
         region = Region(0, self.cursor_row + HEADER_HEIGHT, width, 1)
@@ -488,7 +317,7 @@ class AnalysesTable(ScrollView, can_focus=True):
     @property
     def near_end(self) -> bool:
         """Whether the cursor or the viewport is within the threshold of the last row."""
-        last = len(self._items) - 1
+        last = len(self._rows) - 1
         if last < 0:
             return False
         bottom = self._bottom_row
@@ -497,7 +326,7 @@ class AnalysesTable(ScrollView, can_focus=True):
         return last - self.cursor_row <= near or last - bottom <= near
 
     def _check_near_end(self) -> None:
-        loaded = len(self._items)
+        loaded = len(self._rows)
         if loaded == 0 or loaded == self._near_end_posted:
             return
         if self.near_end:
@@ -505,9 +334,9 @@ class AnalysesTable(ScrollView, can_focus=True):
             self.post_message(self.NearEnd(self, loaded))
 
     def _post_highlighted(self) -> None:
-        if self._items:
+        if self._rows:
             row = self.cursor_row
-            self.post_message(self.Highlighted(self, self._row_item(row), row))
+            self.post_message(self.Highlighted(self, self._rows.item(row), row))
 
     def _hide_hover(self) -> None:
         if self._hover_row >= 0:
@@ -546,25 +375,25 @@ class AnalysesTable(ScrollView, can_focus=True):
     def action_last_row(self) -> None:
         """Move the cursor to the last loaded row (which asks the screen for more)."""
         self._hide_hover()
-        self.cursor_row = len(self._items) - 1
+        self.cursor_row = len(self._rows) - 1
 
     def action_select_cursor(self) -> None:
         """Post `Selected` for the highlighted row."""
-        if self._items:
+        if self._rows:
             row = self.cursor_row
-            self.post_message(self.Selected(self, self._row_item(row), row))
+            self.post_message(self.Selected(self, self._rows.item(row), row))
 
     # Mouse
 
     def _row_at(self, event: events.MouseEvent) -> int | None:
         row = event.style.meta.get("row") if event.style else None
-        return row if isinstance(row, int) and 0 <= row < len(self._items) else None
+        return row if isinstance(row, int) and 0 <= row < len(self._rows) else None
 
     async def _on_click(self, event: events.Click) -> None:
         column = event.style.meta.get("column") if event.style else None
         if isinstance(column, str):
             event.stop()
-            self.sort_by(clicked_sort(self._order.order, column))
+            self.sort_by(clicked_sort(self._rows.order, column))
             return
         row = self._row_at(event)
         if row is None:
@@ -617,8 +446,8 @@ class AnalysesTable(ScrollView, can_focus=True):
         self._flashing[index] = self.set_timer(FLASH_SECONDS, partial(self._end_flash, index))
 
     def _end_flash(self, index: int) -> None:
-        if self._flashing.pop(index, None) is not None and index < len(self._items):
-            self._refresh_row(self._row_of(index))
+        if self._flashing.pop(index, None) is not None and index < len(self._rows):
+            self._refresh_row(self._rows.row_of_position(index))
 
     def _refresh_row(self, row: int) -> None:
         if row >= 0:
@@ -629,71 +458,29 @@ class AnalysesTable(ScrollView, can_focus=True):
     def render_lines(self, crop: Region) -> list[Strip]:
         """Read the clock and the base style once per paint."""
         self._now = self._clock()
-        self._base_style = self.rich_style
+        self._painter.base = self.rich_style
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
         """Render line `y` of the viewport: the header, a row, the empty message or blank."""
         width = self.scrollable_content_region.width
-        base = self._base_style
+        painter = self._painter
         if y < HEADER_HEIGHT:
-            return self._header_strip(width)
-        if not self._items:
+            return painter.header(width)
+        if not self._rows:
             if y == max(HEADER_HEIGHT, self._visible_rows // 2) and self.empty_message:
-                style = base + self.get_component_rich_style("analyses-table--empty")
-                text = fit_cell(clean(self.empty_message), width)
-                strip = Strip([Segment(centre(text, width), style)])
-                return strip.adjust_cell_length(width, base)
-            return Strip.blank(width, base)
+                return painter.message(width, self.empty_message)
+            return painter.blank(width)
         row = y - HEADER_HEIGHT + int(self.scroll_y)
-        if row >= len(self._items):
-            return Strip.blank(width, base)
-        position = self._order.position(row)
-        key = (
+        if row >= len(self._rows):
+            return painter.blank(width)
+        return painter.row(
             row,
             width,
-            row == self.cursor_row,
-            row == self._hover_row,
-            position in self._flashing,
-            self.has_focus,
-            self._version,
-        )
-        cached = self._line_cache.get(key)
-        if cached is not None:
-            return cached
-        strip = self._render_row(row, position, width, key[2], key[3], key[4])
-        self._line_cache[key] = strip
-        return strip
-
-    def _header_strip(self, width: int) -> Strip:
-        key = ("header", width, self._version)
-        cached = self._line_cache.get(key)
-        if cached is not None:
-            return cached
-        style = self._base_style + self.get_component_rich_style("analyses-table--header")
-        strip = header_strip(layout_columns(width), width, style, self._order.order)
-        self._line_cache[key] = strip
-        return strip
-
-    def _render_row(
-        self, row: int, position: int, width: int, cursor: bool, hover: bool, flash: bool
-    ) -> Strip:
-        item = self._items[position]
-        get = self.get_component_rich_style
-        style = self._base_style
-        if flash:
-            style += get("analyses-table--changed")
-        if hover:
-            style += get("analyses-table--hover")
-        # Only the status colour: the row's flash, hover and cursor backgrounds show through.
-        status = style + get(f"analyses-table--status-{status_class_of(item)}", partial=True)
-        if cursor:
-            cursor_style = get("analyses-table--cursor")
-            style += cursor_style
-            status += cursor_style
-        meta = Style.from_meta({"row": row})
-        return row_strip(
-            self._cells(item), layout_columns(width), width, style + meta, status + meta
+            cursor=row == self.cursor_row,
+            hover=row == self._hover_row,
+            flash=self._rows.position(row) in self._flashing,
+            focus=self.has_focus,
         )
 
     def _cells(self, item: AnalysisItem) -> RowCells:
