@@ -18,6 +18,7 @@ from screen_analysis.tui.themes import variable_defaults
 from screen_analysis.tui.widgets import analyses_table
 from screen_analysis.tui.widgets.analyses_table import AnalysesTable, fit_cell, layout_columns
 from screen_analysis.tui.widgets.scroll_speed import WINDOW_S, ScrollSpeed
+from screen_analysis.tui.widgets.table_paint import TablePainter
 
 NOW = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 STATUSES = ("pending", "processing", "completed", "failed")
@@ -261,13 +262,13 @@ async def test_append_renders_only_new_visible_rows(monkeypatch: pytest.MonkeyPa
     async with TableApp().run_test(size=(80, 24)) as pilot:
         table = await started(pilot, page(0, 1000))
         rendered: list[int] = []
-        original = AnalysesTable._render_row
+        original = TablePainter._render_row
 
-        def counting(self: AnalysesTable, row: int, *args: Any) -> Any:
+        def counting(self: TablePainter, row: int, *args: Any) -> Any:
             rendered.append(row)
             return original(self, row, *args)
 
-        monkeypatch.setattr(AnalysesTable, "_render_row", counting)
+        monkeypatch.setattr(TablePainter, "_render_row", counting)
         table.append_items(page(1000, 100))
         await pilot.pause()
         table.refresh()
