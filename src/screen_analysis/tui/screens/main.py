@@ -21,7 +21,7 @@ from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.models import Analysis, AnalysisItem
 from screen_analysis.config import Settings
 from screen_analysis.safe_text import clean
-from screen_analysis.state import RememberedProjects
+from screen_analysis.state import LayoutPreferences, RememberedProjects
 from screen_analysis.tui.browser import has_graphical_browser, is_web_url
 from screen_analysis.tui.clipboard import copy_text
 from screen_analysis.tui.formatting import now_utc
@@ -71,6 +71,7 @@ class MainScreen(LiveRefresh):
         Binding("Y", "copy_url", "Copy URL", show=False),
         Binding("o", "open_image", "Open", tooltip="Open the image in a browser"),
         Binding("escape", "close_detail", "Back", show=False),
+        Binding("b", "toggle_sidebar", "Sidebar", id="sidebar", tooltip="Fold the projects away"),
     ]
 
     def __init__(
@@ -98,7 +99,9 @@ class MainScreen(LiveRefresh):
         yield Header()
         yield StatusFilter(id="status-filter")
         with Horizontal(id="body"):
-            yield ProjectSidebar(id="sidebar")
+            yield ProjectSidebar(
+                id="sidebar", preferences=LayoutPreferences(self.settings.state_path)
+            )
             with Vertical(id="center"):
                 yield AnalysesTable(clock=self._clock, empty_message="Loading…", id="table")
                 yield StatusLine(id="status-line")
@@ -133,6 +136,10 @@ class MainScreen(LiveRefresh):
     @on(AnalysesTable.NearEnd)
     def _near_end(self, event: AnalysesTable.NearEnd) -> None:
         self.load_more()
+
+    @on(AnalysesTable.SortChanged)
+    def _sort_changed(self, event: AnalysesTable.SortChanged) -> None:
+        self.status_line.sorted_by = event.order.describe()
 
     @on(StatusFilter.Chosen)
     def _status_chosen(self, event: StatusFilter.Chosen) -> None:
@@ -170,6 +177,10 @@ class MainScreen(LiveRefresh):
         if self.has_class("-detail-open") or self.detail.has_focus_within:
             self.remove_class("-detail-open")
             self.table.focus()
+
+    def action_toggle_sidebar(self) -> None:
+        """Fold the project sidebar away, or bring it back (remembered)."""
+        self.sidebar.toggle_fold()
 
     def action_find(self) -> None:
         """Ask for text to find in the loaded labels."""

@@ -142,6 +142,7 @@ class AnalysesTable(ScrollView, can_focus=True):
         self._follow(keep)
         self.refresh()
         self.post_message(self.SortChanged(self, order))
+        self._check_near_end()
 
     def action_cycle_sort(self) -> None:
         """Sort by the next column of the cycle; after status, the server's order again."""
@@ -327,7 +328,8 @@ class AnalysesTable(ScrollView, can_focus=True):
 
     def _check_near_end(self) -> None:
         loaded = len(self._rows)
-        if loaded == 0 or loaded == self._near_end_posted:
+        # Sorted, the last row shown is not the end of the listing: no paging from here.
+        if loaded == 0 or loaded == self._near_end_posted or self._rows.sorted:
             return
         if self.near_end:
             self._near_end_posted = loaded
