@@ -26,10 +26,7 @@ from typing import Any
 
 import httpx
 
-from screen_analysis.demo.config import DemoConfig
-
 from .cold_start import ROOT, child_env
-from .server_process import ServerProcess
 
 TARGET_RATIO = 1.15
 LATENCY_MS = 50.0
@@ -114,6 +111,11 @@ def run(
 
 def run_both(analyses: int, repeats: int = 1) -> dict[str, Any]:
     """Both targets in one run: the reference server as is, then with 50 ms of latency."""
+    # Imported here: the baseline runs this module too, and should start as lean as it is.
+    from screen_analysis.demo.config import DemoConfig
+
+    from .server_process import ServerProcess
+
     with ServerProcess(DemoConfig(analyses=analyses, seed=7)) as server:
         local = run(server.base_url, server.api_key, repeats)
     slow_config = DemoConfig(analyses=analyses, seed=7, latency_ms=LATENCY_MS)
