@@ -29,15 +29,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import SecretStr
 from textual import events
 
 from screen_analysis.config import Connection, Settings
 from screen_analysis.demo.config import DemoConfig
+from screen_analysis.secret import SecretStr
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app import ScreenAnalysisApp
+from screen_analysis.tui.feed import PAGE_SIZE
 from screen_analysis.tui.screens.main import MainScreen
-from screen_analysis.tui.view_state import PAGE_SIZE
 from screen_analysis.tui.widgets.analyses_table import AnalysesTable
 
 from .server_process import ServerProcess
@@ -92,7 +92,7 @@ async def hold_page_down(
         done = False
 
         def at_the_end_of_loaded_rows() -> bool:
-            return table.cursor_row == len(table.items) - 1 and not screen.paging.done
+            return table.cursor_row == len(table.items) - 1 and not screen.feed.done
 
         async def sample() -> None:
             nonlocal stalled
@@ -110,7 +110,7 @@ async def hold_page_down(
         try:
             while table.cursor_row < rows - 1:
                 if time.monotonic() > deadline:
-                    p = screen.paging
+                    p = screen.feed
                     raise TimeoutError(
                         f"stuck at row {table.cursor_row} of {len(table.items)}: "
                         f"in flight {p.in_flight}, error {p.error!r}, done {p.done}, "

@@ -71,7 +71,7 @@ async def run_sequence(server: DemoServer, sequence: list[Action]) -> None:
                     screen.choose_project(None if value < 0 else projects[value])
                 else:
                     await pilot.pause(value / 1000)
-            await wait_until(pilot, lambda: not screen.paging.loading, timeout=20)
+            await wait_until(pilot, lambda: not screen.feed.loading, timeout=20)
             await settled(pilot)
             await pilot.pause(0.6)  # any late answer of an older view lands now
             view = screen.view

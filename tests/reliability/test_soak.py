@@ -69,7 +69,7 @@ async def soak(seconds: float, tmp_path: Path, samples: int = 30) -> list[Sample
                         traced_kb=tracemalloc.get_traced_memory()[0] // 1024,
                         tasks=len(asyncio.all_tasks()),
                         workers=len(app.workers),
-                        jobs=len(screen._jobs),
+                        jobs=sum(1 for w in app.workers if w.node is screen and not w.is_finished),
                         threads=threading.active_count(),
                         rows=len(screen.table.items),
                         errors=len(errors) + (screen.status_line.status.state == "error"),

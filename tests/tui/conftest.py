@@ -12,12 +12,12 @@ from typing import Any
 
 import httpx
 import pytest
-from pydantic import SecretStr
 from textual.pilot import Pilot
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.config import Connection, Settings
 from screen_analysis.demo.runner import DemoServer
+from screen_analysis.secret import SecretStr
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app import ScreenAnalysisApp
 from screen_analysis.tui.screens.main import MainScreen
@@ -63,6 +63,7 @@ def make_app(
     transport: httpx.AsyncBaseTransport | None = None,
     start_demo: Callable[[], Connection] | None = None,
     refresh_interval: float = 5.0,
+    keymap: dict[str, object] | None = None,
     **kwargs: Any,
 ) -> ScreenAnalysisApp:
     """The app as the composition root builds it, with a fixed clock and a private state file."""
@@ -79,6 +80,7 @@ def make_app(
             state_path=state,
             config_path=tmp_path / "config.toml",
             refresh_interval=refresh_interval,
+            keymap=keymap or {},
         ),
         connection,
         RememberedProjects(state),
@@ -109,7 +111,7 @@ async def settled(pilot: Pilot[Any]) -> MainScreen:
     """Wait until the main screen has no request under way, then return it."""
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, MainScreen))
     screen = main_screen(pilot)
-    await wait_until(pilot, lambda: not screen.busy and screen.paging.started)
+    await wait_until(pilot, lambda: not screen.busy and screen.feed.started)
     await pilot.pause()
     return screen
 

@@ -13,7 +13,7 @@ from textual.app import App, ComposeResult
 from textual.message import Message
 from textual.pilot import Pilot
 
-from screen_analysis.api.models import Analysis, AnalysisItem, InvalidAnalysis
+from screen_analysis.api.models import Analysis, AnalysisItem, InvalidAnalysis, parse_status
 from screen_analysis.tui.themes import variable_defaults
 from screen_analysis.tui.widgets import analyses_table
 from screen_analysis.tui.widgets.analyses_table import AnalysesTable, fit_cell, layout_columns
@@ -35,6 +35,7 @@ def analysis(i: int, **fields: Any) -> Analysis:
         "created_at": NOW - timedelta(minutes=i),
     }
     values.update(fields)
+    values["status"] = parse_status(values["status"])  # as parsing a page would
     return Analysis(**values)
 
 

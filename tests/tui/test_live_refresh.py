@@ -16,9 +16,8 @@ from screen_analysis.api.models import Analysis, AnalysisStatus
 from screen_analysis.demo.live import LiveSimulator
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.demo.store import iter_all
-from screen_analysis.tui.live_refresh import RefreshSchedule, newer_than
+from screen_analysis.tui.feed import RefreshSchedule, ViewKey, newer_than
 from screen_analysis.tui.screens.main import MainScreen
-from screen_analysis.tui.view_state import ViewKey
 
 from ..conftest import DEMO_NOW, demo_config
 from .conftest import connection_to, make_app, settled, wait_until
@@ -147,7 +146,7 @@ async def test_new_analyses_arrive_at_the_top_and_totals_follow(
         assert highlighted is not None and highlighted.id == first.id, "the cursor stays put"
         assert table.scroll_y == 0
         assert len(set(i.id for i in table.items)) == len(table.items), "no duplicates"
-        assert screen.paging.total == screen.status_filter.counts[None]
+        assert screen.feed.total == screen.status_filter.counts[None]
 
 
 async def test_a_stale_refresh_is_dropped(

@@ -12,7 +12,6 @@ from typing import Self, TypeVar
 from urllib.parse import quote
 
 import httpx
-from pydantic import SecretStr
 
 from screen_analysis import __version__
 from screen_analysis.api import arguments
@@ -22,6 +21,7 @@ from screen_analysis.api.errors import (
     APITimeoutError,
     InvalidArgumentError,
     InvalidResponseError,
+    RateLimitError,
     RedirectError,
     ScreenAnalysisError,
     error_for_status,
@@ -33,6 +33,7 @@ from screen_analysis.api.parsing import parse_page, parse_project, parse_raw_pag
 from screen_analysis.api.redirects import MAX_REDIRECTS, REDIRECT_STATUSES, redirect_target
 from screen_analysis.api.retry import RetryPolicy, is_retryable_status, parse_retry_after
 from screen_analysis.api.timeouts import Timeouts
+from screen_analysis.secret import SecretStr
 
 logger = logging.getLogger("screen_analysis.api")
 T = TypeVar("T")
@@ -79,6 +80,7 @@ class ScreenAnalysisClient:
         self.timeouts = timeout if isinstance(timeout, Timeouts) else Timeouts(*[timeout] * 4)
         self.retry = retry or RetryPolicy()
         self.max_response_bytes = max_response_bytes
+        self._hold_until = 0.0  # monotonic: a 429's Retry-After holds every request until then
         agent = f"screen-analysis/{__version__}"
         suffix = _HEADER_UNSAFE.sub("", clean_message(user_agent or "")).strip()
         self.user_agent = f"{agent} {suffix}" if suffix else agent
@@ -232,8 +234,11 @@ class ScreenAnalysisClient:
         """GET with retries: the body, its content type and the request's description."""
         request = _describe(url)
         attempt = 0
+        slowed_down = False  # after its own 429 a request waits by its retry delays only
         while True:
             attempt += 1
+            if not slowed_down:
+                await self._wait_for_hold()
             started = time.monotonic()
             try:
                 response, body = await self._send(url, request)
@@ -262,12 +267,27 @@ class ScreenAnalysisClient:
                     response.status_code, headers
                 )
             error = self._redacted(error)
+            if isinstance(error, RateLimitError):
+                slowed_down = True  # from now on this request follows its own retry delays
+                self._hold(headers)
             if not retryable or attempt > self.max_retries:
                 error.attempts = attempt
                 raise error
             delay = self.retry.delay(attempt - 1, headers)
             logger.info("%s: %s; retrying in %.2f s", request, error.detail, delay)
             await self.retry.sleep(delay)
+
+    def _hold(self, headers: httpx.Headers | None) -> None:
+        """After a 429: hold every request of this client for the server's Retry-After."""
+        hint = parse_retry_after(headers) if headers is not None else None
+        if hint is not None and 0 < hint <= self.retry.max_retry_after:
+            self._hold_until = max(self._hold_until, time.monotonic() + hint)
+
+    async def _wait_for_hold(self) -> None:
+        wait = self._hold_until - time.monotonic()
+        if wait > 0:
+            logger.info("holding requests for %.2f s (the server asked to slow down)", wait)
+            await self.retry.sleep(wait)
 
     async def _request(self, url: httpx.URL, parse: Callable[..., T]) -> T:
         """GET `url` (with retries) and parse the body; errors never carry the key."""

@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import Awaitable, Callable
-from typing import Generic, Protocol, Self, TypeVar
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 from screen_analysis.api.errors import PaginationLoopError
 from screen_analysis.api.messages import clean_message
@@ -29,8 +29,11 @@ class CursorPage(Protocol):
 
 PageT = TypeVar("PageT", bound=CursorPage)
 
-FetchPage = Callable[[str | None], Awaitable[PageT]]
-"""Fetch the page that starts after the given cursor (None: the first page)."""
+FetchAnyPage = Callable[[str | None], Awaitable[PageT]]
+"""Fetch the page (model or raw) that starts after the given cursor (None: the first page)."""
+
+FetchPage = FetchAnyPage[AnalysisPage]
+"""Fetch the page of models that starts after the given cursor (None: the first page)."""
 
 DescribeRequest = Callable[[str | None], str]
 """Name the request that fetches the page after the given cursor, for error messages."""
@@ -52,7 +55,7 @@ class PageIterator(Generic[PageT]):
 
     def __init__(
         self,
-        fetch: FetchPage[PageT],
+        fetch: FetchAnyPage[PageT],
         *,
         after: str | None = None,
         describe: DescribeRequest | None = None,
@@ -113,6 +116,11 @@ class PageIterator(Generic[PageT]):
             ahead.exception()  # mark a failure of the unread request as seen
 
     @property
+    def loop_error(self) -> PaginationLoopError | None:
+        """The loop found on the last page, raised when the next page is asked for."""
+        return self._loop
+
+    @property
     def has_next_page(self) -> bool:
         """Whether another page remains to be fetched (a detected loop still raises)."""
         return not self._done or self._loop is not None
@@ -121,6 +129,54 @@ class PageIterator(Generic[PageT]):
     def next_cursor(self) -> str | None:
         """The cursor the next page is fetched with; None at the end or for a first page."""
         return None if self._done else self._next
+
+
+class SeenIds:
+    """The ids seen so far in one listing, each with the number of the page it came on.
+
+    The one de-duplication of the project: a row that moves across a page boundary while
+    someone pages is shown once. Items without an id (invalid items) always pass.
+    """
+
+    def __init__(self) -> None:
+        self._page_of: dict[str, int] = {}
+        self.skipped = 0
+
+    def fresh(self, items: Iterable[AnalysisItem], page: int = 0) -> list[AnalysisItem]:
+        """The items not seen before, now recorded as seen on `page`."""
+        fresh: list[AnalysisItem] = []
+        for item in items:
+            if item.id is not None:
+                if item.id in self._page_of:
+                    self.skipped += 1
+                    continue
+                self._page_of[item.id] = page
+            fresh.append(item)
+        return fresh
+
+    def fresh_raw(self, objects: Iterable[Any], page: int = 0) -> list[Any]:
+        """As `fresh`, for items as parsed from JSON (`RawPage.data`): an object's id is its
+        `id` field when that is a non-empty string, as for models."""
+        fresh: list[Any] = []
+        for obj in objects:
+            item_id = obj.get("id") if isinstance(obj, dict) else None
+            if isinstance(item_id, str) and item_id:
+                if item_id in self._page_of:
+                    self.skipped += 1
+                    continue
+                self._page_of[item_id] = page
+            fresh.append(obj)
+        return fresh
+
+    def page_of(self, analysis_id: str) -> int | None:
+        """The page an id was first seen on, or None."""
+        return self._page_of.get(analysis_id)
+
+    def __contains__(self, analysis_id: object) -> bool:
+        return analysis_id in self._page_of
+
+    def __len__(self) -> int:
+        return len(self._page_of)
 
 
 class AnalysisIterator:
@@ -141,10 +197,9 @@ class AnalysisIterator:
         self._max_items = max_items
         self._max_stalled = max_stalled_pages
         self._buffer: deque[AnalysisItem] = deque()
-        self._seen_ids: set[str] = set()
+        self._seen = SeenIds()
         self._stalled = 0
         self.yielded = 0
-        self.skipped_duplicates = 0
         self.total: int | None = None
 
     def __aiter__(self) -> Self:
@@ -160,15 +215,13 @@ class AnalysisIterator:
         self.yielded += 1
         return self._buffer.popleft()
 
+    @property
+    def skipped_duplicates(self) -> int:
+        """How many repeated ids were left out."""
+        return self._seen.skipped
+
     def _take(self, page: AnalysisPage) -> None:
-        fresh: deque[AnalysisItem] = deque()
-        for item in page.items:
-            if item.id is not None:
-                if item.id in self._seen_ids:
-                    self.skipped_duplicates += 1
-                    continue
-                self._seen_ids.add(item.id)
-            fresh.append(item)
+        fresh = deque(self._seen.fresh(page.items, self._pages.pages_fetched))
         self._stalled = 0 if fresh else self._stalled + 1
         if self._stalled >= self._max_stalled and page.next_cursor is not None:
             raise PaginationLoopError(

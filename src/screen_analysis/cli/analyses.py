@@ -12,7 +12,7 @@ import click
 
 from screen_analysis.api.errors import BadRequestError
 from screen_analysis.api.models import STATUSES, AnalysisItem, AnalysisPage, RawPage
-from screen_analysis.api.pagination import PageIterator
+from screen_analysis.api.pagination import PageIterator, SeenIds
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.output import FORMATS, TableWriter, make_raw_writer
 from screen_analysis.cli.root import CliContext
@@ -89,13 +89,19 @@ def list_analyses(
         async with ctx.make_client() as client:
             if fmt == "table":
                 table = TableWriter(sys.stdout)
+                seen = SeenIds()
                 listing = await _stream(
-                    client.iter_pages(**options), _model_items, _model_id, table.write, **walk
+                    client.iter_pages(**options), _model_items, seen.fresh, table.write, **walk
                 )
             else:
                 writer = make_raw_writer(fmt, sys.stdout)
+                seen = SeenIds()
                 listing = await _stream(
-                    client.iter_raw_pages(**options), _raw_items, _raw_id, writer.write, **walk
+                    client.iter_raw_pages(**options),
+                    _raw_items,
+                    seen.fresh_raw,
+                    writer.write,
+                    **walk,
                 )
                 writer.close()
         if fmt != "table":
@@ -140,26 +146,25 @@ ItemT = TypeVar("ItemT")
 async def _stream(
     pages: PageIterator[PageT],
     items_of: Callable[[PageT], Sequence[ItemT]],
-    id_of: Callable[[ItemT], str | None],
+    fresh: Callable[[Sequence[ItemT]], list[ItemT]],
     write: Callable[[list[ItemT]], None],
     *,
     following: bool,
     max_items: int | None,
 ) -> _Listing:
-    """Write each page's items not written before (by id), up to `max_items`; streamed.
+    """Write each page's `fresh` items (those not written before), up to `max_items`.
 
     Only the first page unless `following`.
     """
     listing = _Listing()
-    seen: set[str] = set()
     try:
         async for page in pages:
-            fresh = _unseen(items_of(page), id_of, seen)
+            rows = fresh(items_of(page))
             if max_items is not None:
-                fresh = fresh[: max_items - listing.written]
+                rows = rows[: max_items - listing.written]
             # In a thread, so the loop sends the prefetched request while this page is written.
-            await asyncio.to_thread(write, fresh)
-            listing.written += len(fresh)
+            await asyncio.to_thread(write, rows)
+            listing.written += len(rows)
             listing.total, listing.next_cursor = page.total, page.next_cursor
             if not following or (max_items is not None and listing.written >= max_items):
                 break
@@ -176,37 +181,9 @@ async def _stream(
     return listing
 
 
-def _unseen(
-    items: Sequence[ItemT], id_of: Callable[[ItemT], str | None], seen: set[str]
-) -> list[ItemT]:
-    """The items whose id was not written before (items without one always); ids noted."""
-    kept: list[ItemT] = []
-    for item in items:
-        item_id = id_of(item)
-        if item_id is not None:
-            if item_id in seen:
-                continue
-            seen.add(item_id)
-        kept.append(item)
-    return kept
-
-
 def _model_items(page: AnalysisPage) -> list[AnalysisItem]:
     return page.items
 
 
-def _model_id(item: AnalysisItem) -> str | None:
-    return item.id
-
-
 def _raw_items(page: RawPage) -> list[Any]:
     return page.data
-
-
-def _raw_id(obj: Any) -> str | None:
-    """The id a raw item is known by: as for models, a non-empty string or none."""
-    if isinstance(obj, dict):
-        item_id = obj.get("id")
-        if isinstance(item_id, str) and item_id:
-            return item_id
-    return None

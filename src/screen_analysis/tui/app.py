@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import ClassVar
 
@@ -12,12 +12,19 @@ from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
 from screen_analysis.api.client import ScreenAnalysisClient
-from screen_analysis.config import ConfigError, Connection, Settings, save_config_values
+from screen_analysis.config import (
+    ConfigError,
+    Connection,
+    Settings,
+    refresh_interval,
+    save_config_values,
+)
 from screen_analysis.safe_text import clean
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.commands import MainCommands
 from screen_analysis.tui.formatting import now_utc
-from screen_analysis.tui.screens.help import HelpScreen
+from screen_analysis.tui.keys import binding_ids, check_keymap, key_help
+from screen_analysis.tui.screens.help import HelpScreen, HelpSection
 from screen_analysis.tui.screens.login import LoginScreen
 from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.screens.welcome import WelcomeScreen
@@ -31,8 +38,28 @@ from screen_analysis.tui.themes import (
     user_theme_dir,
     variable_defaults,
 )
+from screen_analysis.tui.widgets.analyses_table import AnalysesTable
 
+APP_KEYS: list[BindingType] = [
+    Binding("q", "quit", "Quit", tooltip="Quit (exit code 0)", id="quit"),
+    Binding("question_mark,f1", "help", "Help", tooltip="This help", key_display="?", id="help"),
+]
+BINDING_SCOPES: tuple[tuple[str, list[BindingType]], ...] = (
+    ("Browse", AnalysesTable.BINDINGS),
+    ("Act", MainScreen.BINDINGS),
+    ("Anywhere", APP_KEYS),
+)
 ClientFactory = Callable[[Connection], ScreenAnalysisClient]
+
+
+def remappable_ids() -> set[str]:
+    """Every binding id a `[keymap]` may name."""
+    return binding_ids(*(scope for _title, scope in BINDING_SCOPES), HelpScreen.BINDINGS)
+
+
+def help_sections(keymap: Mapping[str, str]) -> list[HelpSection]:
+    """The help screen's sections, from the bindings with `keymap` applied."""
+    return [(title, key_help(scope, keymap)) for title, scope in BINDING_SCOPES]
 
 
 def default_client(connection: Connection) -> ScreenAnalysisClient:
@@ -54,10 +81,7 @@ class ScreenAnalysisApp(App[int]):
     TITLE = "screen-analysis"
     CSS_PATH = "app.tcss"
     COMMANDS: ClassVar = App.COMMANDS | {MainCommands}
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "quit", "Quit", tooltip="Quit (exit code 0)"),
-        Binding("question_mark,f1", "help", "Help", key_display="?"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = APP_KEYS
 
     def __init__(
         self,
@@ -94,6 +118,8 @@ class ScreenAnalysisApp(App[int]):
             self._theme_note = f"The theme {wanted!r} is not available; using {DEFAULT_THEME}."
             wanted = DEFAULT_THEME
         self.theme = wanted
+        self.keymap, self._keymap_problems = check_keymap(settings.keymap, remappable_ids())
+        self.set_keymap(self.keymap)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """The app's variables ($status-*, $score-*) derived from the current theme."""
@@ -107,6 +133,10 @@ class ScreenAnalysisApp(App[int]):
         low_colour = self.no_color or self.console.color_system in (None, "standard", "windows")
         self.set_class(low_colour, "-low-colour")
         self._report_theme_problems()
+        if self._keymap_problems:
+            lines = ["[keymap] in " + str(self.settings.config_path) + ": left out, defaults kept:"]
+            self.notify("\n".join(lines + self._keymap_problems), severity="warning",
+                        timeout=15, markup=False)  # fmt: skip
         if self.connection is not None:
             await self._browse(self.connection)
         elif self.settings.base_url or self.start_message:
@@ -165,6 +195,7 @@ class ScreenAnalysisApp(App[int]):
             settings=self.settings,
             remembered=self.remembered,
             base_url=connection.base_url,
+            refresh_interval=refresh_interval(self.settings, demo=connection.is_demo),
             clock=self.clock,
         )
         while len(self.screen_stack) > 1:
@@ -268,7 +299,7 @@ class ScreenAnalysisApp(App[int]):
     def action_help(self) -> None:
         """Show the keys."""
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(help_sections(self.keymap)))
 
     async def action_quit(self) -> None:
         """Quit with exit code 0."""

@@ -1,4 +1,5 @@
-"""The command palette's actions (Ctrl+P): the main screen's keys, and the projects listed."""
+"""The command palette (Ctrl+P): the main screen's bindings (remapped keys shown), and the
+projects listed."""
 
 from __future__ import annotations
 
@@ -9,22 +10,13 @@ from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
 
 from screen_analysis.safe_text import clean
+from screen_analysis.tui.keys import KeyHelp, key_help
 from screen_analysis.tui.screens.main import MainScreen
-from screen_analysis.tui.widgets.status_filter import CHOICES
 
-ACTIONS: tuple[tuple[str, str, str], ...] = (
-    ("Refresh / retry", "refresh", "Reload the view, or retry what failed (r)"),
-    ("Pause / resume auto-refresh", "toggle_auto_refresh", "Pause or resume the auto-refresh (p)"),
-    ("Find in loaded rows", "find", "Find by label (/)"),
-    ("Add a project by id", "add_project", "Add a project to the sidebar (a)"),
-    ("Copy analysis id", "copy_id", "Copy the highlighted analysis's id (y)"),
-    ("Copy image URL", "copy_url", "Copy the highlighted analysis's image URL (Y)"),
-    ("Open image in browser", "open_image", "Open the image URL (o)"),
-    *(
-        (f"Filter: {word}", f"status({index})", f"Show {word.lower()} analyses ({index + 1})")
-        for index, (_status, word) in enumerate(CHOICES)
-    ),
-)
+
+def palette_help(key: KeyHelp) -> str:
+    """The palette's line under an action: what it does and its keys."""
+    return f"{key.tooltip or key.description} ({key.keys})"
 
 
 def highlight(matcher: Matcher, text: str) -> Content:
@@ -43,9 +35,10 @@ class MainCommands(Provider):
         screen = self.screen
         if not isinstance(screen, MainScreen):
             return []
+        keymap = getattr(self.app, "keymap", {})
         choices: list[tuple[str, Callable[[], object], str]] = [
-            (title, partial(screen.run_action, action), help_text)
-            for title, action, help_text in ACTIONS
+            (key.description, partial(screen.run_action, key.action), palette_help(key))
+            for key in key_help(type(screen).BINDINGS, keymap)
         ]
         choices.append(("Show all projects", partial(screen.choose_project, None), "All projects"))
         for project_id in screen.sidebar.project_ids:

@@ -1,7 +1,8 @@
-"""The help screen: every key, grouped."""
+"""The help screen: every key, grouped, built from the bindings (remapped keys included)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -11,44 +12,27 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
-    (
-        "Browse",
-        (
-            ("1 – 5", "All · Pending · Processing · Completed · Failed"),
-            ("Tab / Shift+Tab", "Sidebar → table → detail"),
-            ("↑ ↓  j k", "Move the cursor"),
-            ("PgUp PgDn", "Page up / down"),
-            ("Home End", "First row / last loaded row (more load on)"),
-            ("Enter", "Open the detail (narrow screens) or focus it"),
-            ("Esc", "Back to the table"),
-        ),
-    ),
-    (
-        "Act",
-        (
-            ("r", "Refresh, or retry what failed"),
-            ("p", "Pause / resume the auto-refresh"),
-            ("/  n", "Find in the loaded rows by label / next match"),
-            ("a", "Add a project by id"),
-            ("y  Y", "Copy the analysis id / its image URL"),
-            ("o", "Open the image URL in a browser"),
-            ("Ctrl+P", "Command palette"),
-            ("?  F1", "This help"),
-            ("q", "Quit"),
-        ),
-    ),
+from screen_analysis.tui.keys import KeyHelp
+
+NAVIGATION: tuple[tuple[str, str], ...] = (
+    ("Tab / Shift+Tab", "Sidebar → table → detail"),
+    ("Ctrl+P", "Command palette"),
 )
 
+HelpSection = tuple[str, Sequence[KeyHelp]]
 
-def help_text() -> Content:
-    """The key table as content (no markup: the keys contain brackets-like symbols)."""
+
+def help_text(sections: Sequence[HelpSection]) -> Content:
+    """The key table as content (no markup: keys contain bracket-like symbols)."""
     parts: list[Content] = []
-    for title, rows in KEYS:
+    for title, rows in sections:
         parts.append(Content.styled(title, "bold underline"))
-        for key, what in rows:
-            parts.append(Content.assemble((f"  {key:<16}", "bold"), what))
+        for row in rows:
+            what = row.tooltip or row.description
+            parts.append(Content.assemble((f"  {row.keys:<16}", "bold"), what))
         parts.append(Content(""))
+    parts.append(Content.styled("Move around", "bold underline"))
+    parts.extend(Content.assemble((f"  {keys:<16}", "bold"), what) for keys, what in NAVIGATION)
     return Content("\n").join(parts)
 
 
@@ -56,7 +40,7 @@ class HelpScreen(ModalScreen[None]):
     """Keys and what they do; any of Esc, q, ? or F1 closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark,f1", "dismiss", "Close", show=True),
+        Binding("escape,q,question_mark,f1", "dismiss", "Close", show=True, id="help-close"),
     ]
 
     DEFAULT_CSS = """
@@ -76,11 +60,16 @@ class HelpScreen(ModalScreen[None]):
     }
     """
 
+    def __init__(self, sections: Sequence[HelpSection]) -> None:
+        """Show `sections`: each a title and the keys of one scope, remapped keys included."""
+        super().__init__()
+        self.sections = sections
+
     def compose(self) -> ComposeResult:
         """Title, keys, how to close."""
         with VerticalScroll():
             yield Static("screen-analysis — keys", id="help-title", markup=False)
-            yield Static(help_text(), markup=False)
+            yield Static(help_text(self.sections), markup=False)
             yield Static("Esc, q, ? or F1 closes this help.", id="help-footer", markup=False)
 
     async def action_dismiss(self, result: None = None) -> None:

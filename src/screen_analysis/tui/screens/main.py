@@ -1,78 +1,68 @@
 """The main screen: project sidebar, status filter, analyses table, status line and detail.
 
-The screen mediates: widgets get data through methods and attributes, and post messages
-up; all I/O runs in workers of the loader (see `MainLoader`, and `LiveRefresh` for the
-auto-refresh), whose outcomes come back here.
+The screen composes headless parts and applies their results: the `Feed` (view, paging,
+totals, refresh plan), the `ProjectBook` and the `RefreshSchedule`. Every request runs in a
+named worker that reports one typed message (`main_outcomes`); each has one handler here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from textual import on
-from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
 from textual.widgets import Footer, Header
 
 from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.api.describe import describe_error
+from screen_analysis.api.errors import AuthenticationError
 from screen_analysis.api.models import Analysis, AnalysisItem
 from screen_analysis.config import Settings
-from screen_analysis.safe_text import clean
-from screen_analysis.state import LayoutPreferences, RememberedProjects
-from screen_analysis.tui.browser import has_graphical_browser, is_web_url
-from screen_analysis.tui.clipboard import copy_text
+from screen_analysis.state import RememberedProjects
+from screen_analysis.tui.feed import Feed, PageLoad, RefreshSchedule, ViewKey
 from screen_analysis.tui.formatting import now_utc
-from screen_analysis.tui.screens.add_project import AddProjectDialog
-from screen_analysis.tui.screens.find import FindDialog
-from screen_analysis.tui.screens.live_refresh import LiveRefresh
-from screen_analysis.tui.screens.show_url import ShowUrlDialog
-from screen_analysis.tui.view_state import ViewKey
+from screen_analysis.tui.memory import settle_loaded_rows
+from screen_analysis.tui.project_book import ProjectBook
+from screen_analysis.tui.screens import main_outcomes as out
+from screen_analysis.tui.screens.main_actions import HighlightActions
+from screen_analysis.tui.screens.main_keys import MAIN_KEYS
+from screen_analysis.tui.screens.main_problems import ProblemDesk
+from screen_analysis.tui.screens.main_projects import SidebarProjects
+from screen_analysis.tui.screens.main_refresh import AutoRefresh
+from screen_analysis.tui.screens.main_totals import FilterTotals
 from screen_analysis.tui.widgets.analyses_table import AnalysesTable
 from screen_analysis.tui.widgets.analysis_detail import AnalysisDetail
 from screen_analysis.tui.widgets.project_sidebar import ProjectSidebar
 from screen_analysis.tui.widgets.status_filter import CHOICES, StatusFilter
-from screen_analysis.tui.widgets.status_line import StatusLine
+from screen_analysis.tui.widgets.status_line import PagingStatus, StatusLine
+from screen_analysis.tui.widgets.table_pane import TablePane
 
 
-def find_label(items: list[AnalysisItem], query: str, start: int) -> int | None:
-    """The first row at or after `start` (wrapping) whose label contains `query`, any case."""
-    needle = query.casefold()
-    count = len(items)
-    for step in range(count):
-        index = (start + step) % count
-        item = items[index]
-        if isinstance(item, Analysis) and needle in clean(item.label).casefold():
-            return index
-    return None
-
-
-class MainScreen(LiveRefresh):
+class MainScreen(Screen[None]):
     """Browse analyses: choose a project and a status, page through, read one in detail."""
 
     # Textual's own annotation makes a ClassVar annotation here a type error.
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]  # noqa: RUF012
     AUTO_FOCUS = "AnalysesTable"
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "status(0)", "All", show=False),
-        Binding("2", "status(1)", "Pending", show=False),
-        Binding("3", "status(2)", "Processing", show=False),
-        Binding("4", "status(3)", "Completed", show=False),
-        Binding("5", "status(4)", "Failed", show=False),
-        Binding("r", "refresh", "Refresh", tooltip="Reload the view, or retry what failed"),
-        Binding("p", "toggle_auto_refresh", "Pause", tooltip="Pause or resume the auto-refresh"),
-        Binding("slash", "find", "Find", tooltip="Find in the loaded rows by label"),
-        Binding("n", "find_next", "Next match", show=False),
-        Binding("a", "add_project", "Add project", tooltip="Add a project by id"),
-        Binding("y", "copy_id", "Copy id", tooltip="Copy the analysis id (OSC 52)"),
-        Binding("Y", "copy_url", "Copy URL", show=False),
-        Binding("o", "open_image", "Open", tooltip="Open the image in a browser"),
-        Binding("escape", "close_detail", "Back", show=False),
-        Binding("b", "toggle_sidebar", "Sidebar", id="sidebar", tooltip="Fold the projects away"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = MAIN_KEYS
+
+    class ChangeConnection(Message):
+        """The user wants to connect to another server or with another key."""
+
+    class KeyRejected(Message):
+        """The server refused the key: the app asks for another, then calls `resume`."""
+
+        def __init__(self, screen: MainScreen, detail: str) -> None:
+            super().__init__()
+            self.screen = screen
+            self.detail = detail
 
     def __init__(
         self,
@@ -81,44 +71,106 @@ class MainScreen(LiveRefresh):
         settings: Settings,
         remembered: RememberedProjects,
         base_url: str,
+        refresh_interval: float,
         clock: Callable[[], datetime] = now_utc,
     ) -> None:
-        """Browse with `client`; pinned projects from `settings`, others from `remembered`."""
+        """Browse with `client`; pinned projects from `settings`, others from `remembered`;
+        auto-refresh every `refresh_interval` seconds (0: off)."""
         super().__init__()
-        self.client = client
+        self.feed = Feed(client)
+        self.book = ProjectBook()
+        self.projects = SidebarProjects(self, self.book)
+        self.refresher = AutoRefresh(self, RefreshSchedule(refresh_interval))
         self.settings = settings
         self.remembered = remembered
         self.base_url = base_url
+        self.actions = HighlightActions(self)
         self._clock = clock
-        self._find_query = ""
-        self.init_loader()
-        self.init_live_refresh(settings.refresh_interval)
+        self._keep: tuple[int, str | None, int] | None = None  # generation, id, row
+        self._ever_loaded = False
+        self.problems = ProblemDesk(self)
+        self.totals = FilterTotals(self)
 
     def compose(self) -> ComposeResult:
         """Filter bar, then sidebar, the centre column (table, status line) and detail."""
         yield Header()
         yield StatusFilter(id="status-filter")
         with Horizontal(id="body"):
-            yield ProjectSidebar(
-                id="sidebar", preferences=LayoutPreferences(self.settings.state_path)
-            )
-            with Vertical(id="center"):
+            yield ProjectSidebar(id="sidebar", state_path=self.settings.state_path)
+            with TablePane(id="center"):
                 yield AnalysesTable(clock=self._clock, empty_message="Loading…", id="table")
                 yield StatusLine(id="status-line")
             yield AnalysisDetail(id="detail")
         yield Footer()
 
     def on_mount(self) -> None:
-        """Fill the sidebar with known projects and load the first page."""
-        self.want_projects([*self.settings.projects, *self.remembered.ids])
+        """Fill the sidebar with known projects, load the first page, arm the refresh."""
+        self.projects.want([*self.settings.projects, *self.remembered.ids])
         self.sidebar.mark_current(None)
         self.show_view(ViewKey())
-        self.start_auto_refresh()
+        self.refresher.start(self._app)
+
+    @property
+    def _app(self) -> App[Any]:
+        return self.app
+
+    @property
+    def table(self) -> AnalysesTable:
+        """The analyses table."""
+        return self.query_one(AnalysesTable)
+
+    @property
+    def sidebar(self) -> ProjectSidebar:
+        """The project sidebar."""
+        return self.query_one(ProjectSidebar)
+
+    @property
+    def detail(self) -> AnalysisDetail:
+        """The detail pane."""
+        return self.query_one(AnalysisDetail)
+
+    @property
+    def status_filter(self) -> StatusFilter:
+        """The status filter bar."""
+        return self.query_one(StatusFilter)
+
+    @property
+    def status_line(self) -> StatusLine:
+        """The status line."""
+        return self.query_one(StatusLine)
+
+    @property
+    def view(self) -> ViewKey:
+        """The (project, status) on screen."""
+        return self.feed.view
 
     @property
     def narrow(self) -> bool:
         """Below 120 columns the detail opens in place of the table."""
         return self.has_class("-narrow")
+
+    @property
+    def busy(self) -> bool:
+        """Whether any request of this screen is still under way."""
+        return any(
+            w.node is self and not w.is_finished and not w.is_cancelled and w.group != "browser"
+            for w in self._app.workers
+        )
+
+    @property
+    def refreshing(self) -> bool:
+        """Whether an auto-refresh is under way (until its answer has been applied)."""
+        return self.refresher.running
+
+    @property
+    def schedule(self) -> RefreshSchedule:
+        """When auto-refreshes run."""
+        return self.refresher.schedule
+
+    def show_detail(self, item: AnalysisItem | None) -> None:
+        """Show `item` in the detail pane with what is known of its project."""
+        project_id = item.project_id if isinstance(item, Analysis) else None
+        self.detail.show(item, self.book.get(project_id) if project_id else None)
 
     # Messages from the widgets
 
@@ -137,10 +189,6 @@ class MainScreen(LiveRefresh):
     def _near_end(self, event: AnalysesTable.NearEnd) -> None:
         self.load_more()
 
-    @on(AnalysesTable.SortChanged)
-    def _sort_changed(self, event: AnalysesTable.SortChanged) -> None:
-        self.status_line.sorted_by = event.order.describe()
-
     @on(StatusFilter.Chosen)
     def _status_chosen(self, event: StatusFilter.Chosen) -> None:
         self.show_view(ViewKey(self.view.project_id, event.status))
@@ -155,10 +203,10 @@ class MainScreen(LiveRefresh):
         self.sidebar.mark_current(project_id)
         if project_id is not None:
             self.remembered.add(project_id)
-            self.fetch_project(project_id)  # fresh statistics on selection
+            self.projects.fetch(project_id)  # fresh statistics on selection
         self.show_view(ViewKey(project_id, self.view.status))
 
-    # Actions
+    # Actions (keys: BINDINGS; those on the highlighted analysis: HighlightActions)
 
     def action_status(self, index: int) -> None:
         """Filter by the status at `index` of the filter bar."""
@@ -170,7 +218,7 @@ class MainScreen(LiveRefresh):
 
     def action_toggle_auto_refresh(self) -> None:
         """Pause or resume the auto-refresh (the status line shows which)."""
-        self.toggle_auto_refresh()
+        self.refresher.toggle()
 
     def action_close_detail(self) -> None:
         """Back from the detail to the table."""
@@ -178,89 +226,174 @@ class MainScreen(LiveRefresh):
             self.remove_class("-detail-open")
             self.table.focus()
 
-    def action_toggle_sidebar(self) -> None:
-        """Fold the project sidebar away, or bring it back (remembered)."""
-        self.sidebar.toggle_fold()
+    def action_act(self, name: str) -> None:
+        """An action of `HighlightActions` by name (find, copy_id, toggle_sidebar, …)."""
+        if name == "ask_project":
+            self.actions.ask_project(self.projects.add)
+        elif name in HighlightActions.NAMES:
+            getattr(self.actions, name)()
 
-    def action_find(self) -> None:
-        """Ask for text to find in the loaded labels."""
-        self._app.push_screen(FindDialog(self._find_query), self._find_from_dialog)
+    # Views and pages
 
-    def _find_from_dialog(self, query: str | None) -> None:
-        if query:
-            self._find_query = query
-            self._find(self.table.cursor_row)
+    def show_view(self, key: ViewKey) -> None:
+        """Switch the table to `key`: the old view's request is cancelled, its rows cleared."""
+        self.status_filter.current = key.status
+        self.table.empty_message = "Loading…"
+        self.table.set_items([])
+        self.show_detail(None)
+        self._keep = None
+        self._run_load(self.feed.open(key))
+        self.totals.show()  # the totals are asked for once the first page is in
 
-    def action_find_next(self) -> None:
-        """Find the next row matching the last search."""
-        if self._find_query:
-            self._find(self.table.cursor_row + 1)
+    def load_more(self) -> None:
+        """Ask for the next page of the view, unless one is in flight or the end is reached."""
+        load = self.feed.more()
+        if load is not None:
+            self._run_load(load)
+
+    def refresh_or_retry(self) -> None:
+        """Retry the failed load, or reload the view keeping the selected row (also when the
+        server refused a page cursor: the listing restarts from the top)."""
+        load = None if self.feed.cursor_refused else self.feed.retry()
+        if load is None:
+            item = self.table.highlighted_item
+            load = self.feed.reload()
+            self._keep = (load.generation, item.id if item else None, self.table.cursor_row)
+            self.feed.totals.forget(self.view.project_id)
+            self.totals.load()
+            if self.view.project_id is not None:
+                self.projects.fetch(self.view.project_id)
+        elif load.replace and self._keep is not None:
+            self._keep = (load.generation, self._keep[1], self._keep[2])
+        self._run_load(load)
+
+    def _run_load(self, load: PageLoad) -> None:
+        self._load(load)
+        self._update_status()
+
+    @work(exclusive=True, group="page", exit_on_error=False)
+    async def _load(self, load: PageLoad) -> None:
+        """One page, or for a reload the pages up to the rows that were loaded."""
+        await out.report(
+            self, self.feed.load(load), out.PageLoaded, lambda e: out.PageFailed(load, e)
+        )
+
+    @on(out.PageLoaded)
+    def _page_loaded(self, event: out.PageLoaded) -> None:
+        accepted = self.feed.accept(event.batch)
+        if accepted is None:
+            return  # a late answer for a view that is gone
+        self._ever_loaded = True
+        table = self.table
+        if accepted.replace:
+            self.totals.load()
+            keep = self._keep if self._keep and self._keep[0] == self.feed.generation else None
+            table.set_items(accepted.items, keep_id=keep[1] if keep else None)
+            if keep and keep[1] and table.index_of(keep[1]) is None and accepted.items:
+                table.move_cursor(min(keep[2], len(accepted.items) - 1))
+            if not accepted.items:
+                table.empty_message = "No analyses match this project and status."
+                self.show_detail(None)
         else:
-            self.action_find()
+            table.append_items(accepted.items)
+        self.totals.show()
+        self.projects.want(i.project_id for i in accepted.items if isinstance(i, Analysis))
+        if event.batch.loop_error is not None:
+            self.notify("Paging stopped: " + describe_error(event.batch.loop_error),
+                        severity="warning", markup=False)  # fmt: skip
+        self._update_status()
+        settle_loaded_rows(len(table.items))
+        if table.near_end:
+            self.load_more()  # at once: a NearEnd message would wait behind queued key presses
 
-    def _find(self, start: int) -> None:
-        items = list(self.table.items)
-        index = find_label(items, self._find_query, start) if items else None
-        if index is None:
-            self.notify(
-                "No loaded row has a label containing " + repr(clean(self._find_query)),
-                severity="warning",
-                markup=False,
-            )
+    @on(out.PageFailed)
+    def _page_failed(self, event: out.PageFailed) -> None:
+        if not self.feed.fail(event.load, event.error):
+            return  # a failure of a view that is gone
+        self._update_status()
+        if self._needs_user(event.error, lambda: None):
             return
-        self.table.move_cursor(index)
-        self.table.focus()
+        if self.feed.cursor_refused:
+            text = "The server refused the page cursor: " + describe_error(event.error)
+            self.notify(text + " — press r to restart the listing from the top",
+                        severity="warning", markup=False)  # fmt: skip
+        else:
+            self.notify(describe_error(event.error) + " — press r to retry",
+                        severity="error", markup=False)  # fmt: skip
 
-    def action_add_project(self) -> None:
-        """Ask for a project id and add it when the server knows it."""
-        self._app.push_screen(AddProjectDialog(), self._add_from_dialog)
+    def _update_status(self) -> None:
+        state, error = self.feed.paging_state()
+        self.status_line.status = PagingStatus(len(self.table.items), self.feed.total, state, error)
 
-    def _add_from_dialog(self, project_id: str | None) -> None:
-        if project_id:
-            self.add_project(project_id)
+    # Totals per status (the part `FilterTotals` keeps)
 
-    def _highlighted_analysis(self) -> Analysis | None:
+    @on(out.TotalsLoaded)
+    def _totals_loaded(self, event: out.TotalsLoaded) -> None:
+        self.totals.loaded(event.totals)
+
+    @on(out.TotalsFailed)
+    def _totals_failed(self, event: out.TotalsFailed) -> None:
+        self._needs_user(event.error, lambda: self.totals.load())
+
+    # Projects (the part `SidebarProjects` keeps; its answers land here)
+
+    @on(out.ProjectLoaded)
+    def _project_loaded(self, event: out.ProjectLoaded) -> None:
+        self.projects.loaded(event)
         item = self.table.highlighted_item
-        if isinstance(item, Analysis):
-            return item
-        self.notify("No analysis is highlighted.", severity="warning", markup=False)
-        return None
+        if isinstance(item, Analysis) and item.project_id == event.project_id:
+            self.show_detail(item)
 
-    def action_copy_id(self) -> None:
-        """Copy the highlighted analysis's id."""
-        if (item := self._highlighted_analysis()) is not None:
-            copied = copy_text(self._app, item.id)
-            self.notify("Copied the id " + copied, markup=False)
+    @on(out.ProjectFailed)
+    def _project_failed(self, event: out.ProjectFailed) -> None:
+        def again() -> None:
+            self.projects.fetch(event.project_id, adding=event.adding)
 
-    def action_copy_url(self) -> None:
-        """Copy the highlighted analysis's image URL."""
-        if (item := self._highlighted_analysis()) is None:
-            return
-        if not item.image_url:
-            self.notify("This analysis has no image URL.", severity="warning", markup=False)
-            return
-        copy_text(self._app, item.image_url)
-        self.notify("Copied the image URL.", markup=False)
+        if not self._needs_user(event.error, again):
+            self.projects.failed(event)
 
-    def action_open_image(self) -> None:
-        """Open the image URL in a browser, or show it to copy."""
-        if (item := self._highlighted_analysis()) is None:
-            return
-        url = item.image_url or ""
-        if not is_web_url(url):
-            reason = "This image address is not an http(s) URL, so it is not opened:"
-            self.show_url(url or "(none)", reason)
-        elif has_graphical_browser():
-            self.open_url(url)
-        else:
-            self.show_url(url, "No browser on this machine; copy the address:")
+    # Problems that need the user (the part `ProblemDesk` handles)
 
-    def show_url(self, url: str, reason: str) -> None:
-        """Show an address with the offer to copy it."""
+    def _needs_user(self, error: Exception, again: Callable[[], None]) -> bool:
+        return self.problems.needs_user(error, again, loaded=self._ever_loaded)
 
-        def copy_if_asked(copy: bool | None) -> None:
-            if copy:
-                copy_text(self._app, url)
-                self.notify("Copied the image URL.", markup=False)
+    def resume(self, client: ScreenAnalysisClient | None) -> None:
+        """After the key was refused: with a new client, retry what failed; None: keep the
+        rows and the error (r retries)."""
+        if self.problems.resume(client) and client is not None:
+            self.feed.client = client
+            if self.feed.error is not None:
+                self.refresh_or_retry()
+            self.problems.retry_refused()
 
-        self._app.push_screen(ShowUrlDialog(url, reason), copy_if_asked)
+    # Auto-refresh (the part `AutoRefresh` decides; its answers land here)
+
+    def refresh_now(self) -> None:
+        """Start one refresh of the current view (unless one is under way)."""
+        self.refresher.refresh_now()
+
+    @on(out.RefreshLoaded)
+    def _refresh_loaded(self, event: out.RefreshLoaded) -> None:
+        table = self.table
+        top = table.items[0] if table.items else None
+        refreshed = self.feed.apply_refresh(event.result, top=top, at_top=table.scroll_y == 0)
+        if refreshed is not None:
+            table.prepend_items(refreshed.arrived)
+            changed = set(table.update_items(refreshed.rows))
+            item = table.highlighted_item
+            if item is not None and item.id in changed:
+                self.show_detail(item)
+            if changed or refreshed.arrived or refreshed.total_changed:
+                self.totals.load(fresh=True)  # totals are asked again only when something moved
+                self.projects.refetch(
+                    [*refreshed.arrived, *(i for i in refreshed.rows if i.id in changed)]
+                )
+            self.totals.show()
+            self._update_status()
+        self.refresher.ended(ok=True, cursor_refused=bool(refreshed and refreshed.cursor_refused))
+
+    @on(out.RefreshFailed)
+    def _refresh_failed(self, event: out.RefreshFailed) -> None:
+        if isinstance(event.error, AuthenticationError):
+            self._needs_user(event.error, lambda: None)  # the key was refused: the user acts
+        self.refresher.ended(ok=False)

@@ -46,21 +46,17 @@ class AnalysesTable(ScrollView, can_focus=True):
     """A table of analyses with a row cursor, rendering only the lines on screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select_cursor", "Select", tooltip="Select the highlighted analysis"),
-        Binding("up,k", "cursor_up", "Cursor up", show=False),
-        Binding("down,j", "cursor_down", "Cursor down", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("home", "first_row", "First row", show=False),
-        Binding("end", "last_row", "Last loaded row", show=False),
-        Binding(
-            "s",
-            "cycle_sort",
-            "Sort",
-            id="sort",
-            tooltip="Sort the loaded rows by score, created, label, status, or as served",
-        ),
-    ]
+        Binding("enter", "select_cursor", "Select",
+                tooltip="Select the highlighted analysis", id="select"),
+        Binding("up,k", "cursor_up", "Cursor up", show=False, id="cursor-up"),
+        Binding("down,j", "cursor_down", "Cursor down", show=False, id="cursor-down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="page-up"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="page-down"),
+        Binding("home", "first_row", "First row", show=False, id="first-row"),
+        Binding("end", "last_row", "Last loaded row", show=False, id="last-row"),
+        Binding("s", "cycle_sort", "Sort", id="sort",
+                tooltip="Sort the loaded rows (score, created, label, status)"),
+    ]  # fmt: skip
 
     COMPONENT_CLASSES: ClassVar[set[str]] = TABLE_COMPONENT_CLASSES
     DEFAULT_CSS = TABLE_CSS

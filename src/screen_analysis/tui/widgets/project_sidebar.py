@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
@@ -66,13 +67,12 @@ class ProjectSidebar(OptionList):
             """The sidebar that posted the message."""
             return self.sidebar
 
-    def __init__(
-        self, *, id: str | None = None, preferences: LayoutPreferences | None = None
-    ) -> None:
-        """Create the sidebar with only "All projects"; `preferences` remember the fold."""
+    def __init__(self, *, id: str | None = None, state_path: Path | None = None) -> None:
+        """Create the sidebar with only "All projects"; the fold is kept in `state_path`."""
         super().__init__(id=id, markup=False)
         self._entries: dict[str, KnownProject] = {}
         self._current: str | None = None
+        preferences = LayoutPreferences(state_path) if state_path is not None else None
         self._preferences = preferences
         self._chosen = preferences.sidebar_folded if preferences else None
         self.add_option(Option(self._prompt_all(), id=ALL_ID))

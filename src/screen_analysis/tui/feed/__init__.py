@@ -1,0 +1,24 @@
+"""The main view's data, headless (no Textual): views, paging, totals, auto-refresh."""
+
+from screen_analysis.tui.feed.feed import Accepted, Feed, Listing, PageBatch, PageLoad, Refreshed
+from screen_analysis.tui.feed.refresh import RefreshJob, RefreshResult, is_in_flight, newer_than
+from screen_analysis.tui.feed.schedule import RefreshSchedule
+from screen_analysis.tui.feed.views import PAGE_SIZE, STATUSES, CountCache, ViewKey
+
+__all__ = [
+    "PAGE_SIZE",
+    "STATUSES",
+    "Accepted",
+    "CountCache",
+    "Feed",
+    "Listing",
+    "PageBatch",
+    "PageLoad",
+    "RefreshJob",
+    "RefreshResult",
+    "RefreshSchedule",
+    "Refreshed",
+    "ViewKey",
+    "is_in_flight",
+    "newer_than",
+]

@@ -1,0 +1,340 @@
+"""The main view's data, headless: the current view, its paging, the totals per status, and
+what an auto-refresh asks for.
+
+The screen holds one `Feed`, runs its coroutines (`load`, `fetch_totals`, `run_refresh`,
+`fetch_project`) in named workers and hands each outcome back (`accept`, `fail`,
+`apply_refresh`). Every load carries its view's generation; an answer for an older
+generation is dropped. No Textual here: tests drive a feed against the reference server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+
+from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.api.describe import describe_error
+from screen_analysis.api.errors import BadRequestError, PaginationLoopError
+from screen_analysis.api.models import AnalysisItem, AnalysisPage, Project
+from screen_analysis.api.pagination import FetchPage, PageIterator, SeenIds
+from screen_analysis.tui.feed.refresh import (
+    RefreshJob,
+    RefreshResult,
+    newer_than,
+    page_to_ask_again,
+)
+from screen_analysis.tui.feed.views import PAGE_SIZE, CountCache, ViewKey
+
+
+class Listing:
+    """The pages of one view asked so far, for one generation (a reload starts another)."""
+
+    def __init__(self, fetch: FetchPage, key: ViewKey) -> None:
+        """Walk `key`'s pages with `fetch` (which asks the feed's current client)."""
+        self.key = key
+        self.seen = SeenIds()
+        self.cursors: list[str | None] = []  # the `after` each loaded page was asked with
+        self._pages = PageIterator(fetch)
+
+    @property
+    def has_more(self) -> bool:
+        """Whether a next page remains (False at the end and once a loop was found)."""
+        return self._pages.has_next_page and self._pages.loop_error is None
+
+    @property
+    def loop_error(self) -> PaginationLoopError | None:
+        """The cursor loop the last page showed, if any: paging stops there."""
+        return self._pages.loop_error
+
+    async def next_page(self) -> tuple[AnalysisPage, list[AnalysisItem]]:
+        """Fetch the next page; its rows not seen before. A failure changes nothing, so the
+        same page can be asked again."""
+        after = self._pages.next_cursor
+        page = await anext(self._pages)
+        self.cursors.append(after)
+        return page, self.seen.fresh(page.items, len(self.cursors) - 1)
+
+    def cursor_of(self, analysis_id: str) -> tuple[int, str | None] | None:
+        """The page number an analysis was loaded on and the cursor that page was asked with."""
+        number = self.seen.page_of(analysis_id)
+        if number is None or number >= len(self.cursors):
+            return None
+        return number, self.cursors[number]
+
+
+@dataclass(frozen=True)
+class PageLoad:
+    """One load of one generation of a view: the next page, or (`replace`) the view from
+    the top, following cursors until at least `fill_to` rows arrived."""
+
+    generation: int
+    key: ViewKey
+    listing: Listing = field(compare=False, repr=False)
+    replace: bool = False
+    fill_to: int = 0
+
+
+@dataclass(frozen=True)
+class PageBatch:
+    """What one load brought: new rows (already de-duplicated), the total, where it ended."""
+
+    load: PageLoad
+    items: list[AnalysisItem]
+    total: int | None
+    done: bool
+    loop_error: PaginationLoopError | None = None
+
+
+@contextlib.asynccontextmanager
+async def _first_failure() -> AsyncIterator[None]:
+    """Requests sent together fail as the first of them failed (not as an exception group),
+    so a refused key is still recognised as one."""
+    try:
+        yield
+    except ExceptionGroup as group:
+        raise group.exceptions[0] from group
+
+
+RELOAD_MAX_ROWS = 2000  # a reload brings back at most this many rows; paging goes on from there
+PROJECT_FETCHES_AT_ONCE = 4
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """Rows to show after a batch: all rows (`replace`) or rows to append."""
+
+    items: list[AnalysisItem]
+    replace: bool
+
+
+@dataclass(frozen=True)
+class Refreshed:
+    """What a refresh changes: rows that arrived on top, rows to update in place, and
+    whether the totals per status are worth asking again."""
+
+    arrived: list[AnalysisItem]
+    rows: list[AnalysisItem]
+    total_changed: bool
+    cursor_refused: bool
+
+
+class Feed:
+    """The current view of the main table and everything loaded for it."""
+
+    def __init__(self, client: ScreenAnalysisClient, *, page_size: int = PAGE_SIZE) -> None:
+        self.client = client
+        self.page_size = page_size
+        self.view = ViewKey()
+        self.generation = 0
+        self.totals = CountCache()
+        self.total: int | None = None
+        self.loaded = 0
+        self.done = False
+        self.started = False
+        self.in_flight: PageLoad | None = None
+        self.failed: PageLoad | None = None
+        self.error: BaseException | None = None
+        self._listing = self._new_listing()
+        self._project_slots = asyncio.Semaphore(PROJECT_FETCHES_AT_ONCE)
+
+    # Paging
+
+    def open(self, key: ViewKey) -> PageLoad:
+        """Switch to `key` (a new generation) and ask for its first page."""
+        self.view = key
+        self.total = None
+        return self._begin(fill_to=0)
+
+    def reload(self) -> PageLoad:
+        """Reload the view from the top, as many rows as are loaded now (a new generation)."""
+        return self._begin(fill_to=max(self.loaded, 1))
+
+    def _begin(self, fill_to: int) -> PageLoad:
+        self.generation += 1
+        self._listing = self._new_listing()
+        self.done = False
+        self.failed = None
+        self.error = None
+        self.started = True
+        self.in_flight = PageLoad(self.generation, self.view, self._listing, True, fill_to)
+        return self.in_flight
+
+    def _new_listing(self) -> Listing:
+        key, size = self.view, self.page_size
+
+        async def fetch(after: str | None) -> AnalysisPage:
+            return await self.client.list_analyses(
+                project_id=key.project_id, status=key.status, limit=size, after=after
+            )
+
+        return Listing(fetch, key)
+
+    def more(self) -> PageLoad | None:
+        """The next page to ask for, or None (loading, failed, at the end, nothing started)."""
+        if not self.started or self.in_flight or self.failed or self.done:
+            return None
+        if not self._listing.has_more:
+            return None
+        self.in_flight = PageLoad(self.generation, self.view, self._listing)
+        return self.in_flight
+
+    def retry(self) -> PageLoad | None:
+        """Ask again for what failed (a first page or a reload starts a new generation)."""
+        failed = self.failed
+        if failed is None:
+            return None
+        if failed.replace:
+            return self._begin(failed.fill_to)
+        self.failed = None
+        self.error = None
+        self.in_flight = failed
+        return failed
+
+    async def load(self, load: PageLoad) -> PageBatch:
+        """Fetch what `load` asks for (run in a worker)."""
+        listing = load.listing
+        fill_to = min(load.fill_to, RELOAD_MAX_ROWS)
+        items: list[AnalysisItem] = []
+        while True:
+            page, fresh = await listing.next_page()
+            items.extend(fresh)
+            if not load.replace or not listing.has_more or len(items) >= fill_to:
+                break
+        done = not listing.has_more
+        return PageBatch(load, items, page.total, done, listing.loop_error)
+
+    def accept(self, batch: PageBatch) -> Accepted | None:
+        """Take a batch's rows; None when it belongs to an older generation (dropped)."""
+        load = batch.load
+        if load.generation != self.generation:
+            return None
+        self.in_flight = None
+        if load.replace:
+            self.loaded = 0
+        self.loaded += len(batch.items)
+        if batch.total is not None:
+            self.total = batch.total
+            self.totals.put(self.view, batch.total)
+        self.done = batch.done
+        if batch.loop_error is not None:
+            self.error = batch.loop_error
+        return Accepted(batch.items, load.replace)
+
+    def fail(self, load: PageLoad, error: BaseException) -> bool:
+        """Record a failure; False when it belongs to an older generation (ignored)."""
+        if load.generation != self.generation:
+            return False
+        self.in_flight = None
+        self.failed = load
+        self.error = error
+        return True
+
+    def cancelled(self, load: PageLoad) -> None:
+        """A load's worker was cancelled: it may be asked again."""
+        if self.in_flight == load:
+            self.in_flight = None
+
+    @property
+    def loading(self) -> bool:
+        """Whether a load of the current view is under way."""
+        return self.in_flight is not None
+
+    @property
+    def cursor_refused(self) -> bool:
+        """Whether the last load failed because the server refused its own cursor (expired,
+        or the data moved under it) while the first page, same filters, was accepted."""
+        failed = self.failed
+        return isinstance(self.error, BadRequestError) and failed is not None and not failed.replace
+
+    def paging_state(self) -> tuple[str, str]:
+        """What the status line says of paging: idle, loading, end or error, and the error's
+        words ("Couldn't load more: HTTP 503: …")."""
+        if self.error is None:
+            return "loading" if self.loading else "end" if self.done else "idle", ""
+        if self.failed is None:
+            prefix = "Paging stopped"  # the server repeated a cursor
+        elif self.cursor_refused:
+            prefix = "Page cursor refused, r restarts from the top"
+        else:
+            prefix = "Couldn't load" if self.failed.replace else "Couldn't load more"
+        return "error", prefix + ": " + describe_error(self.error)
+
+    # Totals per status
+
+    def totals_wanted(self, *, fresh: bool = False) -> list[ViewKey]:
+        """The view's sibling totals to ask for: the missing ones, or (`fresh`) all but the
+        view's own (its first page brings that)."""
+        siblings = [key for key in self.view.siblings() if key != self.view]
+        return siblings if fresh else self.totals.missing(siblings)
+
+    async def fetch_totals(self, keys: Sequence[ViewKey]) -> dict[ViewKey, int]:
+        """The total of each key, from a limit=1 request each (run in a worker)."""
+        async with _first_failure(), asyncio.TaskGroup() as group:
+            tasks = {key: group.create_task(self._first(key, limit=1)) for key in keys}
+        found = {key: task.result().total for key, task in tasks.items()}
+        return {key: total for key, total in found.items() if total is not None}
+
+    def put_totals(self, totals: dict[ViewKey, int]) -> None:
+        """Keep totals that arrived."""
+        for key, total in totals.items():
+            self.totals.put(key, total)
+
+    # Auto-refresh
+
+    def plan_refresh(self, visible: Sequence[AnalysisItem]) -> RefreshJob:
+        """A refresh of the view on screen: its first page, and the page of the visible
+        pending or processing rows when that is further down."""
+        return RefreshJob(self.generation, self.view, page_to_ask_again(self._listing, visible))
+
+    async def run_refresh(self, job: RefreshJob) -> RefreshResult:
+        """Ask for the refresh's pages at once (run in a worker)."""
+        async with _first_failure(), asyncio.TaskGroup() as group:
+            top = group.create_task(self._first(job.key, limit=self.page_size))
+            again = group.create_task(self._again(job)) if job.again is not None else None
+        rows, refused = again.result() if again is not None else ((), False)
+        page = top.result()
+        return RefreshResult(job, page.items, page.total, rows, refused)
+
+    async def _again(self, job: RefreshJob) -> tuple[Sequence[AnalysisItem], bool]:
+        try:
+            page = await self.client.list_analyses(
+                project_id=job.key.project_id,
+                status=job.key.status,
+                limit=self.page_size,
+                after=job.again,
+            )
+        except BadRequestError:
+            return (), True  # the old cursor is no longer taken: the first page still counts
+        return page.items, False
+
+    def apply_refresh(
+        self, result: RefreshResult, *, top: AnalysisItem | None, at_top: bool
+    ) -> Refreshed | None:
+        """What a refresh changes on screen; None when its view or generation is gone.
+        Arrivals are placed on top only when the table shows its top (nothing moves)."""
+        job = result.job
+        if job.generation != self.generation or job.key != self.view:
+            return None
+        arrived: list[AnalysisItem] = []
+        if at_top and self.error is None:
+            arrived = self._listing.seen.fresh(newer_than(result.top, top, self.view), 0)
+            self.loaded += len(arrived)
+        total_changed = result.total is not None and result.total != self.total
+        if result.total is not None:
+            self.total = result.total
+            self.totals.put(self.view, result.total)
+        return Refreshed(arrived, result.rows, total_changed, result.cursor_refused)
+
+    # Projects
+
+    async def fetch_project(self, project_id: str) -> Project:
+        """One project (a few at a time; run in a worker)."""
+        async with self._project_slots:
+            return await self.client.get_project(project_id)
+
+    async def _first(self, key: ViewKey, *, limit: int) -> AnalysisPage:
+        return await self.client.list_analyses(
+            project_id=key.project_id, status=key.status, limit=limit
+        )

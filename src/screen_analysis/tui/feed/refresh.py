@@ -1,0 +1,99 @@
+"""What one auto-refresh asks for, within a budget of two pages whatever the scroll depth.
+
+Headless: no Textual. A refresh asks for the view's first page (new arrivals, the view's
+total) and, when pending or processing rows are on screen further down, the page that holds
+them, asked again with the cursor it was loaded with. Nothing walks from the top.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisStatus
+from screen_analysis.api.pagination import SeenIds
+from screen_analysis.tui.feed.views import ViewKey
+
+if TYPE_CHECKING:
+    from screen_analysis.tui.feed.feed import Listing
+
+IN_FLIGHT = (AnalysisStatus.PENDING, AnalysisStatus.PROCESSING)
+
+
+@dataclass(frozen=True)
+class RefreshJob:
+    """One refresh of one generation of a view: the first page, and `again` (the cursor
+    of the page holding the visible in-flight rows) when that is not the first page."""
+
+    generation: int
+    key: ViewKey
+    again: str | None = None
+
+    @property
+    def pages(self) -> int:
+        """How many pages this refresh asks for (1 or 2)."""
+        return 1 if self.again is None else 2
+
+
+@dataclass(frozen=True)
+class RefreshResult:
+    """What a refresh brought back: the first page's rows and total, the rows of the page
+    asked again, and whether the server refused that page's old cursor."""
+
+    job: RefreshJob
+    top: Sequence[AnalysisItem]
+    total: int | None
+    again: Sequence[AnalysisItem] = ()
+    cursor_refused: bool = False
+
+    @property
+    def rows(self) -> list[AnalysisItem]:
+        """Every row brought back, newest first, each once."""
+        return SeenIds().fresh([*self.top, *self.again])
+
+
+def is_in_flight(item: AnalysisItem) -> bool:
+    """Whether the row may still change (pending or processing)."""
+    return isinstance(item, Analysis) and item.known_status in IN_FLIGHT
+
+
+def page_to_ask_again(listing: Listing, visible: Sequence[AnalysisItem]) -> str | None:
+    """The cursor of the page holding most visible in-flight rows (the upper one on a tie);
+    None when there are none or they are on the first page (asked anyway)."""
+    pages: Counter[tuple[int, str | None]] = Counter()
+    for item in visible:
+        if is_in_flight(item) and item.id is not None:
+            found = listing.cursor_of(item.id)
+            if found is not None:
+                pages[found] += 1
+    if not pages:
+        return None
+    (_number, cursor), _count = min(pages.items(), key=lambda entry: (-entry[1], entry[0][0]))
+    return cursor
+
+
+def newer_than(
+    items: Sequence[AnalysisItem], top: AnalysisItem | None, key: ViewKey
+) -> list[AnalysisItem]:
+    """The rows of `items` (newest first) that sort before `top` and match `key`'s status."""
+    arrived: list[AnalysisItem] = []
+    top_key = _sort_key(top) if top is not None else None
+    for item in items:
+        if not isinstance(item, Analysis):
+            continue
+        item_key = _sort_key(item)
+        if top_key is not None and (item_key is None or item_key <= top_key):
+            break
+        if key.status is None or item.status == key.status:
+            arrived.append(item)
+    return arrived
+
+
+def _sort_key(item: AnalysisItem) -> tuple[datetime, str] | None:
+    """The server's order (created_at, then id, both descending) as a comparable key."""
+    if not isinstance(item, Analysis) or item.created_at is None:
+        return None
+    return item.created_at, item.id

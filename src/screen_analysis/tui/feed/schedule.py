@@ -1,0 +1,73 @@
+"""When the next auto-refresh is due: the interval, backing off on errors, pausing.
+
+Headless: no Textual. The screen owns the timer; this decides the interval and whether
+refreshes run at all (configured on, not paused by the user, not held because the terminal
+lost focus or the app is suspended).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+BACKOFF_CAP_S = 60.0
+HELD_WORDS = {"focus": "terminal not focused", "suspended": "suspended"}
+
+
+@dataclass
+class RefreshSchedule:
+    """The auto-refresh interval: `base_s` (0: off), doubled after each failure up to a cap,
+    back to `base_s` after a success; paused by the user; held for outside reasons."""
+
+    base_s: float
+    cap_s: float = BACKOFF_CAP_S
+    paused: bool = False
+    failures: int = 0
+    held: set[str] = field(default_factory=set)
+
+    @property
+    def enabled(self) -> bool:
+        """Whether refreshes run now (configured on, not paused, not held)."""
+        return self.base_s > 0 and not self.paused and not self.held
+
+    @property
+    def interval_s(self) -> float:
+        """Seconds until the next refresh."""
+        if self.failures == 0:
+            return self.base_s
+        return min(math.ldexp(self.base_s, self.failures), max(self.cap_s, self.base_s))
+
+    def succeeded(self) -> None:
+        """A refresh worked: back to the configured interval."""
+        self.failures = 0
+
+    def failed(self) -> None:
+        """A refresh failed: wait twice as long next time (up to the cap)."""
+        if self.interval_s < max(self.cap_s, self.base_s):
+            self.failures += 1
+
+    def toggle(self) -> bool:
+        """Pause or resume; returns whether it now runs."""
+        self.paused = not self.paused
+        return self.enabled
+
+    def hold(self, reason: str, held: bool) -> bool:
+        """Hold (or release) refreshes for `reason` ("focus", "suspended"); True when this
+        changed whether refreshes run."""
+        before = self.enabled
+        if held:
+            self.held.add(reason)
+        else:
+            self.held.discard(reason)
+        return before != self.enabled
+
+    def label(self) -> str:
+        """What the status line says: "auto-refresh 5s", "paused", "retry in 20s", "off"."""
+        if self.base_s <= 0:
+            return "auto-refresh off"
+        if self.paused:
+            return "auto-refresh paused (p)"
+        if self.held:
+            return "auto-refresh waits (" + HELD_WORDS.get(min(self.held), min(self.held)) + ")"
+        seconds = f"{self.interval_s:g}s"
+        return f"refresh failed, retry in {seconds}" if self.failures else f"auto-refresh {seconds}"

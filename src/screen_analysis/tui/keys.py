@@ -1,0 +1,104 @@
+"""Keys are data: every binding has an id, users remap ids in `[keymap]`, and the help
+screen and the command palette are built from the bindings (the footer already is), so a
+remapped key shows everywhere.
+
+The keymap is checked before it is applied: an unknown id or a key Textual cannot name is
+one message at start, and those entries are left out (their defaults stay).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from textual.binding import Binding, BindingsMap, BindingType
+from textual.keys import Keys, _character_to_key, format_key, key_to_character
+
+MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
+_NAMED_KEYS = frozenset(key.value for key in Keys)
+
+
+@dataclass(frozen=True)
+class KeyHelp:
+    """One line of the help screen or one palette entry: the keys, what, and why."""
+
+    binding_id: str
+    action: str
+    keys: str  # as shown: "r", "ctrl+f", "? f1"
+    description: str
+    tooltip: str
+
+
+def is_key_name(key: str) -> bool:
+    """Whether Textual can name `key` ("r", "?", "ctrl+f", "f5", "pageup", "shift+tab")."""
+    if not key:
+        return False
+    if len(key) == 1:
+        return key.isprintable() and not key.isspace()
+    *modifiers, base = key.split("+")
+    if any(m not in MODIFIERS for m in modifiers) or not base:
+        return False
+    if len(base) == 1:
+        return base.isprintable() and not base.isspace()
+    return base in _NAMED_KEYS or key in _NAMED_KEYS or key_to_character(base) is not None
+
+
+def normalise_keys(keys: str) -> str:
+    """A comma-separated key list in Textual's long form ("?" → "question_mark")."""
+    parts = [part.strip() for part in keys.split(",")]
+    return ",".join(_character_to_key(p) if len(p) == 1 else p.lower() for p in parts)
+
+
+def check_keymap(
+    keymap: Mapping[str, object], known_ids: Iterable[str]
+) -> tuple[dict[str, str], list[str]]:
+    """The entries to apply, and one line per entry left out (unknown id, bad key)."""
+    known = set(known_ids)
+    valid: dict[str, str] = {}
+    problems: list[str] = []
+    for binding_id, value in keymap.items():
+        if binding_id not in known:
+            problems.append(f"unknown key id {binding_id!r}")
+            continue
+        if not isinstance(value, str) or not value.strip():
+            problems.append(f'{binding_id!r}: give the keys as a string, e.g. "ctrl+f"')
+            continue
+        keys = normalise_keys(value)
+        bad = [k for k in keys.split(",") if not is_key_name(k)]
+        if bad:
+            problems.append(f"{binding_id!r}: {', '.join(map(repr, bad))} is not a key")
+            continue
+        valid[binding_id] = keys
+    return valid, problems
+
+
+def _bindings(bindings: Sequence[BindingType]) -> list[Binding]:
+    found = BindingsMap(bindings).key_to_bindings.values()
+    return [binding for per_key in found for binding in per_key]
+
+
+def binding_ids(*scopes: Sequence[BindingType]) -> set[str]:
+    """Every binding id of the given BINDINGS lists."""
+    return {b.id for scope in scopes for b in _bindings(scope) if b.id}
+
+
+def key_help(bindings: Sequence[BindingType], keymap: Mapping[str, str]) -> list[KeyHelp]:
+    """The bindings of one scope with the keymap applied, one entry per binding id (or
+    action), keys joined in order; bindings without a description are left out."""
+    remapped = BindingsMap(bindings)
+    remapped.apply_keymap(dict(keymap))
+    entries: dict[str, KeyHelp] = {}
+    for key, found in remapped.key_to_bindings.items():
+        for binding in found:
+            if not binding.description:
+                continue
+            name = binding.id or binding.action
+            shown = binding.key_display or format_key(key)
+            old = entries.get(name)
+            if old is not None and shown in old.keys.split(" "):
+                continue
+            keys = f"{old.keys} {shown}" if old else shown
+            entries[name] = KeyHelp(
+                name, binding.action, keys, binding.description, binding.tooltip
+            )
+    return list(entries.values())

@@ -1,0 +1,68 @@
+"""The main screen's keys, as data: each binding has an id that `[keymap]` can remap."""
+
+from __future__ import annotations
+
+from textual.binding import Binding, BindingType
+
+from screen_analysis.tui.widgets.status_filter import CHOICES
+
+MAIN_KEYS: list[BindingType] = [
+    *(
+        Binding(
+            str(number + 1),
+            f"status({number})",
+            f"Filter: {word}",
+            show=False,
+            tooltip=f"Show {word.lower()} analyses",
+            id=f"filter-{word.lower()}",
+        )
+        for number, (_status, word) in enumerate(CHOICES)
+    ),
+    Binding(
+        "r", "refresh", "Refresh", tooltip="Reload the view, or retry what failed", id="refresh"
+    ),
+    Binding(
+        "p", "toggle_auto_refresh", "Pause", tooltip="Pause or resume the auto-refresh", id="pause"
+    ),
+    Binding("slash", "act('find')", "Find", tooltip="Find in the loaded rows by label", id="find"),
+    Binding(
+        "n",
+        "act('find_next')",
+        "Next match",
+        show=False,
+        tooltip="Find the next row matching the last search",
+        id="find-next",
+    ),
+    Binding(
+        "a", "act('ask_project')", "Add project", tooltip="Add a project by id", id="add-project"
+    ),
+    Binding(
+        "y", "act('copy_id')", "Copy id", tooltip="Copy the analysis id (OSC 52)", id="copy-id"
+    ),
+    Binding(
+        "Y",
+        "act('copy_url')",
+        "Copy URL",
+        show=False,
+        tooltip="Copy the image URL (OSC 52)",
+        id="copy-url",
+    ),
+    Binding(
+        "o", "act('open_image')", "Open", tooltip="Open the image in a browser", id="open-image"
+    ),
+    Binding(
+        "b",
+        "act('toggle_sidebar')",
+        "Sidebar",
+        tooltip="Fold the project sidebar away, or back",
+        id="sidebar",
+    ),
+    Binding(
+        "escape",
+        "close_detail",
+        "Back",
+        show=False,
+        tooltip="Back from the detail to the table",
+        id="back",
+    ),
+]
