@@ -45,11 +45,11 @@ class HighlightActions:
 
     def __init__(self, screen: MainScreen) -> None:
         self._screen = screen
+        self._find_query = ""
 
     def toggle_sidebar(self) -> None:
         """Fold the project sidebar away to give the table the width, or bring it back."""
         self._screen.sidebar.toggle_fold()
-        self._find_query = ""
 
     @property
     def _app(self) -> App[Any]:
