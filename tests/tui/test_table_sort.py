@@ -140,8 +140,8 @@ async def test_sidebar_folds_by_default_when_narrow_and_remembers_b(
         await pilot.press("s")
         await pilot.pause()
         assert "Sorted by score ▼ among" in str(screen.status_line.render())
-    state = json.loads((tmp_path / "state.json").read_text())
-    assert state["layout"] == {"sidebar_folded": False}
+    layout = json.loads((tmp_path / "layout.json").read_text())
+    assert layout == {"sidebar_folded": False}
     again = make_app(tmp_path, connection_to(demo_server))
     async with again.run_test(size=(90, 30)) as pilot:
         screen = await settled(pilot)
