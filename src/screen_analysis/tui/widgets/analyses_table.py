@@ -313,9 +313,12 @@ class AnalysesTable(ScrollView, can_focus=True):
 
     @property
     def near_end(self) -> bool:
-        """Whether the cursor or the viewport is within the threshold of the last row."""
+        """Whether the cursor or the viewport is within the threshold of the last row.
+
+        Never while sorted: the rows shown last are not the end of the listing.
+        """
         last = len(self._rows) - 1
-        if last < 0:
+        if last < 0 or self._rows.sorted:
             return False
         bottom = self._bottom_row
         ahead = self._speed.rows_per_second() * self.lookahead_s
@@ -324,8 +327,7 @@ class AnalysesTable(ScrollView, can_focus=True):
 
     def _check_near_end(self) -> None:
         loaded = len(self._rows)
-        # Sorted, the last row shown is not the end of the listing: no paging from here.
-        if loaded == 0 or loaded == self._near_end_posted or self._rows.sorted:
+        if loaded == 0 or loaded == self._near_end_posted:
             return
         if self.near_end:
             self._near_end_posted = loaded
