@@ -269,7 +269,7 @@ class MainScreen(Screen[None]):
 
     def _run_load(self, load: PageLoad) -> None:
         self._load(load)
-        self._update_status()
+        self.update_status()
 
     @work(exclusive=True, group="page", exit_on_error=False)
     async def _load(self, load: PageLoad) -> None:
@@ -301,7 +301,7 @@ class MainScreen(Screen[None]):
         if event.batch.loop_error is not None:
             self.notify("Paging stopped: " + describe_error(event.batch.loop_error),
                         severity="warning", markup=False)  # fmt: skip
-        self._update_status()
+        self.update_status()
         settle_loaded_rows(len(table.items))
         if table.near_end:
             self.load_more()  # at once: a NearEnd message would wait behind queued key presses
@@ -310,7 +310,7 @@ class MainScreen(Screen[None]):
     def _page_failed(self, event: out.PageFailed) -> None:
         if not self.feed.fail(event.load, event.error):
             return  # a failure of a view that is gone
-        self._update_status()
+        self.update_status()
         if self._needs_user(event.error, lambda: None):
             return
         if self.feed.cursor_refused:
@@ -321,7 +321,8 @@ class MainScreen(Screen[None]):
             self.notify(describe_error(event.error) + " — press r to retry",
                         severity="error", markup=False)  # fmt: skip
 
-    def _update_status(self) -> None:
+    def update_status(self) -> None:
+        """Say in the status line how many rows are loaded and how paging stands."""
         state, error = self.feed.paging_state()
         self.status_line.status = PagingStatus(len(self.table.items), self.feed.total, state, error)
 
@@ -340,9 +341,6 @@ class MainScreen(Screen[None]):
     @on(out.ProjectLoaded)
     def _project_loaded(self, event: out.ProjectLoaded) -> None:
         self.projects.loaded(event)
-        item = self.table.highlighted_item
-        if isinstance(item, Analysis) and item.project_id == event.project_id:
-            self.show_detail(item)
 
     @on(out.ProjectFailed)
     def _project_failed(self, event: out.ProjectFailed) -> None:
@@ -374,23 +372,7 @@ class MainScreen(Screen[None]):
 
     @on(out.RefreshLoaded)
     def _refresh_loaded(self, event: out.RefreshLoaded) -> None:
-        table = self.table
-        top = table.items[0] if table.items else None
-        refreshed = self.feed.apply_refresh(event.result, top=top, at_top=table.scroll_y == 0)
-        if refreshed is not None:
-            table.prepend_items(refreshed.arrived)
-            changed = set(table.update_items(refreshed.rows))
-            item = table.highlighted_item
-            if item is not None and item.id in changed:
-                self.show_detail(item)
-            if changed or refreshed.arrived or refreshed.total_changed:
-                self.totals.load(fresh=True)  # totals are asked again only when something moved
-                self.projects.refetch(
-                    [*refreshed.arrived, *(i for i in refreshed.rows if i.id in changed)]
-                )
-            self.totals.show()
-            self._update_status()
-        self.refresher.ended(ok=True, cursor_refused=bool(refreshed and refreshed.cursor_refused))
+        self.refresher.loaded(event.result)
 
     @on(out.RefreshFailed)
     def _refresh_failed(self, event: out.RefreshFailed) -> None:
