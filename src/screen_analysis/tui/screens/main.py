@@ -32,6 +32,7 @@ from screen_analysis.tui.project_book import ProjectBook
 from screen_analysis.tui.screens import main_outcomes as out
 from screen_analysis.tui.screens.main_actions import HighlightActions
 from screen_analysis.tui.screens.main_keys import MAIN_KEYS
+from screen_analysis.tui.screens.main_load_all import LoadAll
 from screen_analysis.tui.screens.main_problems import ProblemDesk
 from screen_analysis.tui.screens.main_projects import SidebarProjects
 from screen_analysis.tui.screens.main_refresh import AutoRefresh
@@ -90,6 +91,7 @@ class MainScreen(Screen[None]):
         self._ever_loaded = False
         self.problems = ProblemDesk(self)
         self.totals = FilterTotals(self)
+        self.load_all = LoadAll(self)
 
     def compose(self) -> ComposeResult:
         """Filter bar, then sidebar, the centre column (table, status line) and detail."""
@@ -220,8 +222,23 @@ class MainScreen(Screen[None]):
         """Pause or resume the auto-refresh (the status line shows which)."""
         self.refresher.toggle()
 
+    def action_load_all(self) -> None:
+        """Load every page of the view (up to 100,000 rows), e.g. before sorting."""
+        self.load_all.start()
+
+    @on(out.AllLoaded)
+    def _all_loaded(self, event: out.AllLoaded) -> None:
+        self.load_all.ended(event.progress)
+
+    @on(out.LoadAllFailed)
+    def _load_all_failed(self, event: out.LoadAllFailed) -> None:
+        if not self._needs_user(event.error, self.load_all.start):
+            self.load_all.ended(None, event.error)
+
     def action_close_detail(self) -> None:
-        """Back from the detail to the table."""
+        """Stop loading the rest, or go back from the detail to the table."""
+        if self.load_all.stop():
+            return
         if self.has_class("-detail-open") or self.detail.has_focus_within:
             self.remove_class("-detail-open")
             self.table.focus()
@@ -237,6 +254,7 @@ class MainScreen(Screen[None]):
 
     def show_view(self, key: ViewKey) -> None:
         """Switch the table to `key`: the old view's request is cancelled, its rows cleared."""
+        self.load_all.stop(quiet=True)
         self.status_filter.current = key.status
         self.table.empty_message = "Loading…"
         self.table.set_items([])
@@ -254,6 +272,7 @@ class MainScreen(Screen[None]):
     def refresh_or_retry(self) -> None:
         """Retry the failed load, or reload the view keeping the selected row (also when the
         server refused a page cursor: the listing restarts from the top)."""
+        self.load_all.stop(quiet=True)
         load = None if self.feed.cursor_refused else self.feed.retry()
         if load is None:
             item = self.table.highlighted_item
@@ -365,10 +384,6 @@ class MainScreen(Screen[None]):
             self.problems.retry_refused()
 
     # Auto-refresh (the part `AutoRefresh` decides; its answers land here)
-
-    def refresh_now(self) -> None:
-        """Start one refresh of the current view (unless one is under way)."""
-        self.refresher.refresh_now()
 
     @on(out.RefreshLoaded)
     def _refresh_loaded(self, event: out.RefreshLoaded) -> None:
