@@ -26,7 +26,7 @@ async def test_load_all_brings_every_row_each_page_once(
         ]
         assert len(cursors) == len(set(cursors)) == 3
         assert any("Loaded all 300" in n.message for n in app._notifications)
-        assert "end" == screen.status_line.status.state
+        assert screen.status_line.status.state == "end"
 
 
 async def test_escape_stops_loading_the_rest_and_keeps_what_arrived(
