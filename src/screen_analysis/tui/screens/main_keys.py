@@ -24,6 +24,14 @@ MAIN_KEYS: list[BindingType] = [
     Binding(
         "p", "toggle_auto_refresh", "Pause", tooltip="Pause or resume the auto-refresh", id="pause"
     ),
+    Binding(
+        "L",
+        "load_all",
+        "Load all",
+        show=False,
+        tooltip="Load every page of the view (up to 100,000 rows); Esc stops",
+        id="load-all",
+    ),
     Binding("slash", "act('find')", "Find", tooltip="Find in the loaded rows by label", id="find"),
     Binding(
         "n",
@@ -51,6 +59,13 @@ MAIN_KEYS: list[BindingType] = [
         "o", "act('open_image')", "Open", tooltip="Open the image in a browser", id="open-image"
     ),
     Binding("i", "act('show_image')", "Image", tooltip="Show the image full screen", id="image"),
+    Binding(
+        "b",
+        "act('toggle_sidebar')",
+        "Sidebar",
+        tooltip="Fold the project sidebar away, or back",
+        id="sidebar",
+    ),
     Binding(
         "escape",
         "close_detail",
