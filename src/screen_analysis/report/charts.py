@@ -136,8 +136,8 @@ def nice_top(value: float, steps: int = 4) -> float:
     if value <= steps:
         return float(steps)
     raw = value / steps
-    magnitude = 10 ** math.floor(math.log10(raw))
-    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    magnitude = 10.0 ** math.floor(math.log10(raw))
+    step: float = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
     return step * steps
 
 
