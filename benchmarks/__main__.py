@@ -20,7 +20,7 @@ from typing import Any
 
 from screen_analysis.demo.config import DemoConfig
 
-from . import cli_throughput, cold_start, memory, scroll_stall, table_append
+from . import cli_throughput, cold_start, memory, overview, scroll_stall, table_append
 from .server_process import ServerProcess
 
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "latest.json"
@@ -74,6 +74,7 @@ def run(mode: Mode) -> dict[str, Any]:
     with ServerProcess(DemoConfig(analyses=mode.analyses, seed=7)) as server:
         bodies = memory.fetch_pages(server.base_url, server.api_key, mode.analyses)
         report["cli"] = cli_throughput.run(server.base_url, server.api_key, mode.cli_repeats)
+        report["overview"] = overview.run(server.base_url, server.api_key, mode.cli_repeats + 1)
     report["memory"] = memory.run(bodies)
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report
@@ -154,6 +155,25 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]
             f"{cli['bare_httpx_s']:.2f} s (bare httpx)",
             f"{cli['ratio']:.2f}",
             _targets(cli),
+        )
+    )
+    view = report["overview"]
+    rows.append(
+        (
+            f"Overview, {view['analyses']:,} analyses",
+            f"{view['overview_s']:.2f} s",
+            f"{view['bare_walk_s']:.2f} s (bare walk)",
+            f"{view['ratio']:.2f}",
+            _targets(view),
+        )
+    )
+    rows.append(
+        (
+            "Overview peak memory (client side)",
+            f"{view['overview_peak_bytes'] / 1e6:.2f} MB",
+            f"{view['bare_peak_bytes'] / 1e6:.2f} MB (walk keeping nothing)",
+            f"{view['memory_ratio']:.2f}",
+            f"held after: {view['overview_held_bytes'] / 1e3:.0f} kB",
         )
     )
     return rows

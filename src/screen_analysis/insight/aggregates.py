@@ -94,9 +94,17 @@ def round_half_up(total: float, count: int) -> float | None:
     return float(mean.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
 
 
+_SMALL = 10**15
+_COMPLETED = AnalysisStatus.COMPLETED
+_FAILED = AnalysisStatus.FAILED
+_NORMALISED_MAX = 4096  # cached whitespace-folded feedback sentences
+
+
 def _number(value: object) -> float | None:
-    """A finite float, or None (booleans, NaN, infinities and integers beyond a float are
+    """A finite number, or None (booleans, NaN, infinities and integers beyond a float are
     not scores that can be added up)."""
+    if type(value) is int and -_SMALL < value < _SMALL:
+        return value  # the usual case, first: this runs five times per analysis
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     try:
@@ -156,6 +164,7 @@ class OverviewBuilder:
         self._worst: TopN[ScreenRef] = TopN(SCREENS_SHOWN, lambda r: -(r.score or 0.0))
         self._first: datetime | None = None
         self._last: datetime | None = None
+        self._normalised: dict[str, str] = {}
 
     def add_page(self, items: Iterable[AnalysisItem], total: int | None = None) -> None:
         """Take in one page; `total` is the listing's total as the server sent it."""
@@ -177,18 +186,25 @@ class OverviewBuilder:
             return
         self.seen += 1
         if created is not None:
-            self._first = created if self._first is None else min(self._first, created)
-            self._last = created if self._last is None else max(self._last, created)
+            if self._first is None or created < self._first:
+                self._first = created
+            if self._last is None or created > self._last:
+                self._last = created
         status = item.status
         key = status.value if isinstance(status, AnalysisStatus) else str(status or "—")[:40]
-        if key in self._statuses or len(self._statuses) < len(STATUSES) + MAX_OTHER_STATUSES:
-            self._statuses[key] = self._statuses.get(key, 0) + 1
+        statuses = self._statuses
+        if key in statuses:
+            statuses[key] += 1
+        elif len(statuses) < len(STATUSES) + MAX_OTHER_STATUSES:
+            statuses[key] = 1
         else:
-            self._statuses["other"] = self._statuses.get("other", 0) + 1
-        if status is AnalysisStatus.COMPLETED:
+            statuses["other"] = statuses.get("other", 0) + 1
+        if status is _COMPLETED:
             self._completed(item, created)
-        elif status is AnalysisStatus.FAILED:
-            self._failures.add(_ref(item, None))
+        elif status is _FAILED:
+            when = -math.inf if created is None else created.timestamp()
+            if self._failures.wants(when):
+                self._failures.add(_ref(item, None))
 
     def _completed(self, item: Analysis, created: datetime | None) -> None:
         score = _number(item.score)
@@ -201,17 +217,25 @@ class OverviewBuilder:
                 self._out_of_range += 1
             if created is not None:
                 self._timeline.add(created.date(), score)
-            ref = _ref(item, score)
-            self._best.add(ref)
-            self._worst.add(ref)
-        for criterion, value in (item.breakdown or {}).items():
-            number = _number(value)
-            running = self._criteria.get(criterion)
-            if number is not None and running is not None:
-                running[0] += 1
-                running[1] += number
+            # A reference is built only for the few analyses that enter a top list.
+            if self._best.wants(score) or self._worst.wants(-score):
+                ref = _ref(item, score)
+                self._best.add(ref)
+                self._worst.add(ref)
+        breakdown = item.breakdown
+        if breakdown:
+            for criterion, running in self._criteria.items():
+                number = _number(breakdown.get(criterion))
+                if number is not None:
+                    running[0] += 1
+                    running[1] += number
+        normalised = self._normalised
         for sentence in item.feedback or ():
-            text = " ".join(sentence.split())[:SENTENCE_MAX]
+            text = normalised.get(sentence)
+            if text is None:
+                text = " ".join(sentence.split())[:SENTENCE_MAX]
+                if len(normalised) < _NORMALISED_MAX:
+                    normalised[sentence] = text
             if text:
                 self._feedback.add(text)
 

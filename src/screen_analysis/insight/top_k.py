@@ -70,6 +70,10 @@ class TopN(Generic[T]):
         self._heap: list[tuple[float, int, T]] = []
         self._order = itertools.count()
 
+    def wants(self, key: float) -> bool:
+        """Whether an item with `key` would be kept (so a caller can skip building it)."""
+        return len(self._heap) < self.n or key > self._heap[0][0]
+
     def add(self, item: T) -> None:
         """Offer one item; kept only if it is among the `n` largest so far."""
         entry = (self._key(item), -next(self._order), item)
