@@ -5,7 +5,7 @@ so neither side is charged for the response bodies. With `tracemalloc` tracing, 
 then builds what it keeps from the same bytes:
 
 - baseline: `json.loads` of each page, the `data` lists kept (what a dict-based client holds);
-- ours: each page parsed by the API client's `parse_page` (pydantic models) and appended to
+- ours: each page parsed by the API client's `parse_page` (slotted dataclasses) and appended to
   an `AnalysesTable` mounted in a headless app; the page objects are dropped, as the app
   drops them, and the table's own bookkeeping (row list, id index, line cache) is counted.
 

@@ -29,11 +29,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import SecretStr
 from textual import events
 
 from screen_analysis.config import Connection, Settings
 from screen_analysis.demo.config import DemoConfig
+from screen_analysis.secret import SecretStr
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app import ScreenAnalysisApp
 from screen_analysis.tui.feed import PAGE_SIZE
@@ -110,7 +110,7 @@ async def hold_page_down(
         try:
             while table.cursor_row < rows - 1:
                 if time.monotonic() > deadline:
-                    p = screen.paging
+                    p = screen.feed
                     raise TimeoutError(
                         f"stuck at row {table.cursor_row} of {len(table.items)}: "
                         f"in flight {p.in_flight}, error {p.error!r}, done {p.done}, "

@@ -27,13 +27,13 @@ os.environ["COLORTERM"] = "truecolor"
 os.environ.pop("NO_COLOR", None)
 time.tzset()
 
-from pydantic import SecretStr  # noqa: E402
 from textual.pilot import Pilot  # noqa: E402
 
 from screen_analysis.api.client import ScreenAnalysisClient  # noqa: E402
 from screen_analysis.config import Connection, Settings  # noqa: E402
 from screen_analysis.demo.config import DemoConfig  # noqa: E402
 from screen_analysis.demo.runner import DemoServer  # noqa: E402
+from screen_analysis.secret import SecretStr  # noqa: E402
 from screen_analysis.state import RememberedProjects  # noqa: E402
 from screen_analysis.tui.app import ScreenAnalysisApp  # noqa: E402
 from screen_analysis.tui.screens.main import MainScreen  # noqa: E402

@@ -6,7 +6,7 @@ The config file is TOML in the user config dir (platformdirs), e.g.
     base_url = "https://api.example.com"
     projects = ["proj_123", "proj_456"]     # pinned in the sidebar
     theme = "screen-analysis-dark"
-    refresh_interval = 5.0                  # seconds; 0 turns auto-refresh off
+    refresh_interval = 30.0                 # seconds (default 30, 5 with --demo); 0: off
 
     [keymap]                                # binding ids to keys (see the README)
     find = "ctrl+f"
@@ -23,11 +23,13 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
-from pydantic import SecretStr
+
+from screen_analysis.secret import SecretStr
 
 APP_NAME = "screen-analysis"
 ENV_PREFIX = "SCREEN_ANALYSIS_"
-DEFAULT_REFRESH_INTERVAL = 5.0
+SERVER_REFRESH_INTERVAL = 30.0  # a real, metered service
+DEMO_REFRESH_INTERVAL = 5.0  # the embedded demo, whose data moves while you watch
 
 
 class ConfigError(Exception):
@@ -57,7 +59,7 @@ class Settings:
     base_url: str | None = None
     projects: tuple[str, ...] = ()
     theme: str | None = None
-    refresh_interval: float = DEFAULT_REFRESH_INTERVAL
+    refresh_interval: float | None = None  # None: 30 s to a server, 5 s to the demo
     allow_insecure_http: bool = False
     keymap: Mapping[str, object] = field(
         default_factory=dict
@@ -106,7 +108,7 @@ def load_settings(
     if not all(isinstance(p, str) for p in file_projects):
         raise ConfigError(f"config file {path}: 'projects' must be a list of strings")
     env_interval = env.get(f"{ENV_PREFIX}REFRESH_INTERVAL")
-    interval: float = DEFAULT_REFRESH_INTERVAL
+    interval: float | None = None
     file_interval = _expect(data, "refresh_interval", (int, float), path)
     if refresh_interval is not None:
         interval = refresh_interval
@@ -124,7 +126,7 @@ def load_settings(
         or _expect(data, "base_url", str, path),
         projects=pinned,
         theme=theme or env.get(f"{ENV_PREFIX}THEME") or _expect(data, "theme", str, path),
-        refresh_interval=max(0.0, interval),
+        refresh_interval=None if interval is None else max(0.0, interval),
         allow_insecure_http=allow_insecure_http,
         keymap=dict(_expect(data, "keymap", dict, path) or {}),
         config_path=path,
@@ -165,6 +167,14 @@ def _toml_value(value: Any) -> str:
             + "}"
         )
     raise ConfigError(f"cannot write {type(value).__name__} to the config file")
+
+
+def refresh_interval(settings: Settings, *, demo: bool) -> float:
+    """Seconds between auto-refreshes: the setting, else 5 s for the demo and 30 s for a
+    server (0: off)."""
+    if settings.refresh_interval is not None:
+        return settings.refresh_interval
+    return DEMO_REFRESH_INTERVAL if demo else SERVER_REFRESH_INTERVAL
 
 
 @dataclass(frozen=True)

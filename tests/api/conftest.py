@@ -6,12 +6,12 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from pydantic import SecretStr
 from tests.api.support import MakeClient, RecordedSleep
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.retry import RetryPolicy
 from screen_analysis.demo.runner import DemoServer
+from screen_analysis.secret import SecretStr
 
 
 @pytest.fixture

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from pydantic import SecretStr
 from tests.api.support import MakeClient, api_requests, no_requests_since
 
 from screen_analysis.api import InvalidArgumentError, ScreenAnalysisClient, Timeouts
 from screen_analysis.demo.runner import DemoServer
+from screen_analysis.secret import SecretStr
 
 
 @pytest.mark.parametrize(

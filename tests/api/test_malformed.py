@@ -150,7 +150,7 @@ async def test_an_invalid_project_is_an_invalid_response(
         await make_client(fresh_demo_server).get_project("proj_1")
     text = str(caught.value)
     assert text.startswith("GET /v1/projects/proj_1: invalid response: not a valid project: ")
-    assert "name: Field required" in text
+    assert "name: field required" in text
 
 
 async def test_a_body_shorter_than_its_content_length_is_a_connection_error(

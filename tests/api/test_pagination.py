@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 from hypothesis import given, settings
@@ -122,8 +123,8 @@ async def test_empty_pages_with_a_cursor_are_followed_a_few_times() -> None:
 
 async def test_invalid_items_without_id_are_always_yielded() -> None:
     first = page(["a"], "A")
-    first = first.model_copy(update={"items": [*first.items, InvalidAnalysis(reason="x")]})
-    second = page(["b"], None).model_copy(update={"items": [InvalidAnalysis(reason="y")]})
+    first = dataclasses.replace(first, items=[*first.items, InvalidAnalysis(reason="x")])
+    second = dataclasses.replace(page(["b"], None), items=[InvalidAnalysis(reason="y")])
     items = await collect(AnalysisIterator(PageIterator(ScriptedSource([first, second]))))
     assert [type(item).__name__ for item in items] == [
         "Analysis",

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pydantic import SecretStr
 from tests.api.support import MakeClient, logged_requests
 
 from screen_analysis.api import PaginationLoopError, ScreenAnalysisClient
 from screen_analysis.demo.runner import DemoServer
+from screen_analysis.secret import SecretStr
 
 
 def item(analysis_id: str) -> dict[str, Any]:

@@ -9,7 +9,6 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from pydantic import SecretStr
 from tests.api.support import MakeClient, RecordingTransport, api_requests, logged_requests
 from tests.support.scripted_server import Reply, ScriptedServer
 
@@ -22,6 +21,7 @@ from screen_analysis.api import (
 )
 from screen_analysis.demo.config import DemoConfig
 from screen_analysis.demo.runner import DemoServer
+from screen_analysis.secret import SecretStr
 
 SECRET = "sk-live-0123456789abcdefSECRET"
 

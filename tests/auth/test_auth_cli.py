@@ -11,7 +11,6 @@ import keyring
 import pytest
 from click.testing import CliRunner, Result
 from keyring.backends import fail
-from pydantic import SecretStr
 from tests.auth.backends import ForgetfulKeyring, HangingKeyring, MemoryKeyring
 
 from screen_analysis.auth import SERVICE, InsecureFileStore
@@ -19,6 +18,7 @@ from screen_analysis.cli import auth_commands
 from screen_analysis.cli.auth_commands import resolve_connection
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.config import Settings, default_config_path, read_config_file
+from screen_analysis.secret import SecretStr
 
 WRONG_KEY = "sk-wrong-key-0000000000000"
 UNREACHABLE = "http://127.0.0.1:9"

@@ -8,11 +8,11 @@ import stat
 from pathlib import Path
 
 import pytest
-from pydantic import SecretStr
 
 from screen_analysis.auth import InsecureFileError, InsecureFileStore
 from screen_analysis.auth.file_store import default_key_file
 from screen_analysis.config import data_dir
+from screen_analysis.secret import SecretStr
 
 KEY = SecretStr("sk-file-abcdefghijklmnop-4242")
 

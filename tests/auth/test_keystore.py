@@ -7,7 +7,6 @@ import time
 
 import pytest
 from keyring.backends import fail, null
-from pydantic import SecretStr
 from tests.auth.backends import (
     ForgetfulKeyring,
     HangingKeyring,
@@ -24,6 +23,7 @@ from screen_analysis.auth import (
     KeyringUnavailableError,
     KeyStore,
 )
+from screen_analysis.secret import SecretStr
 
 URL = "https://api.example.com"
 KEY = SecretStr("sk-live-abcdefghijklmnop-9876")

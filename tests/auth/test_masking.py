@@ -6,9 +6,9 @@ import io
 import logging
 
 import pytest
-from pydantic import SecretStr
 
 from screen_analysis.auth import SecretRedactor, install_redactor, mask_key
+from screen_analysis.secret import SecretStr
 
 KEY = "sk-demo-0123456789abcdef-t123"
 

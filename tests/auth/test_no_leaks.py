@@ -8,7 +8,6 @@ import traceback
 import pytest
 from click.testing import CliRunner
 from keyring.backends import fail
-from pydantic import SecretStr
 from tests.auth.backends import RaisingKeyring
 
 from screen_analysis.auth import (
@@ -21,6 +20,7 @@ from screen_analysis.auth import (
 from screen_analysis.cli.auth_commands import resolve_connection
 from screen_analysis.cli.root import cli
 from screen_analysis.config import Settings
+from screen_analysis.secret import SecretStr
 
 SECRET = "sk-never-shown-0123456789abcdef"
 URL = "https://api.example.com"

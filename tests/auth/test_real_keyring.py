@@ -11,10 +11,10 @@ from collections.abc import Iterator
 import keyring
 import pytest
 from click.testing import CliRunner, Result
-from pydantic import SecretStr
 
 from screen_analysis.auth import SERVICE, KeyringUnavailableError, KeyStore
 from screen_analysis.cli.root import cli
+from screen_analysis.secret import SecretStr
 
 pytestmark = pytest.mark.keyring
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from keyring.backends import fail
-from pydantic import SecretStr
 from tests.auth.backends import MemoryKeyring, locked_keyring
 
 from screen_analysis.auth import (
@@ -14,6 +13,7 @@ from screen_analysis.auth import (
     NoKeyError,
     resolve_api_key,
 )
+from screen_analysis.secret import SecretStr
 
 URL = "https://api.example.com"
 ENV_KEY = SecretStr("sk-env-0000000000000000")

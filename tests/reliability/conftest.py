@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from pydantic import SecretStr
 from tests.tui.conftest import (
     DEMO_NOW_FIXED,
     connection_to,
@@ -29,6 +28,7 @@ from screen_analysis.api.retry import RetryPolicy
 from screen_analysis.api.timeouts import Timeouts
 from screen_analysis.cli import root
 from screen_analysis.config import Connection, Settings
+from screen_analysis.secret import SecretStr
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app import ScreenAnalysisApp
 from screen_analysis.tui.widgets.analyses_table import AnalysesTable

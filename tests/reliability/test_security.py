@@ -25,6 +25,7 @@ from screen_analysis.cli.root import CliContext
 from screen_analysis.config import Settings
 from screen_analysis.demo.config import DEFAULT_API_KEY
 from screen_analysis.tui.browser import is_web_url
+from screen_analysis.tui.feed import RefreshJob
 from screen_analysis.tui.screens.show_url import ShowUrlDialog
 
 from .conftest import KEY, CliRun, build_app, scripted_connection, settled, wait_until
@@ -120,7 +121,8 @@ async def test_screenshots_of_every_screen_hide_the_key(tmp_path: Path) -> None:
             await pilot.press("end")
             await wait_until(pilot, lambda: screen.status_line.status.state == "error")
             shots.append(app.export_screenshot())
-            screen.refresh_or_retry()  # page 2 again: now a 401 quoting the key
+            # A refresh that asks for a page whose answer is a 401 quoting the key.
+            screen.refresher.run(RefreshJob(screen.feed.generation, screen.view, again="c2"))
             await wait_until(pilot, lambda: app.screen is not screen)
             shots.append(app.export_screenshot())
     assert all(KEY not in shot for shot in shots)

@@ -12,12 +12,12 @@ from typing import Any
 
 import httpx
 import pytest
-from pydantic import SecretStr
 from textual.pilot import Pilot
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.config import Connection, Settings
 from screen_analysis.demo.runner import DemoServer
+from screen_analysis.secret import SecretStr
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app import ScreenAnalysisApp
 from screen_analysis.tui.screens.main import MainScreen

@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-from pydantic import SecretStr
 
 from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.api.errors import AuthenticationError
 from screen_analysis.api.models import Analysis, AnalysisStatus
 from screen_analysis.demo.runner import DemoServer
+from screen_analysis.secret import SecretStr
 from screen_analysis.tui.feed import CountCache, Feed, ViewKey
 
 PAGE = 50
@@ -163,3 +164,12 @@ def test_count_cache_expires_and_forgets() -> None:
     cache.put(ViewKey("p"), 4)
     cache.forget("p")
     assert cache.missing([ViewKey("p")]) == [ViewKey("p")]
+
+
+async def test_a_refused_key_among_requests_sent_together_is_still_a_refused_key(
+    feed: Feed, fresh_demo_server: DemoServer
+) -> None:
+    await load_pages(feed, 1)
+    fresh_demo_server.faults.inject(401, count=4)
+    with pytest.raises(AuthenticationError):
+        await feed.fetch_totals(feed.totals_wanted())

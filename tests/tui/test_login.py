@@ -13,7 +13,6 @@ from typing import Any
 import httpx
 import keyring
 import pytest
-from pydantic import SecretStr
 from tests.auth.backends import HangingKeyring, MemoryKeyring, failing_keyring
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
@@ -24,6 +23,7 @@ from screen_analysis.cli.launch import keyring_saver, start_point
 from screen_analysis.cli.root import CliContext
 from screen_analysis.config import Connection, Settings
 from screen_analysis.demo.runner import DemoServer
+from screen_analysis.secret import SecretStr
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app import ScreenAnalysisApp
 from screen_analysis.tui.screens.login import LoginScreen

@@ -11,12 +11,12 @@ from typing import Any
 
 import httpx
 import pytest
-from pydantic import SecretStr
 from textual.pilot import Pilot
 
 from screen_analysis.auth import KeyringUnavailableError
 from screen_analysis.config import Connection
 from screen_analysis.demo.runner import DemoServer
+from screen_analysis.secret import SecretStr
 from screen_analysis.tui.screens.login import LoginScreen
 
 from .conftest import settled, wait_until

@@ -17,13 +17,13 @@ from textual.color import Color
 from textual.theme import BUILTIN_THEMES
 from textual.widgets import Static
 
+from screen_analysis.tui.theme_file import ThemeFile
 from screen_analysis.tui.theme_provider import ThemePicker
 from screen_analysis.tui.themes import (
     APP_VARIABLES,
     DEFAULT_THEME,
     HIGH_CONTRAST_THEME,
     LIGHT_THEME,
-    ThemeFile,
     load_themes,
     parse_theme,
     register_themes,
@@ -91,6 +91,7 @@ def test_source_checkout_finds_the_top_level_folder() -> None:
 @pytest.mark.parametrize("path", sorted((REPO / "themes").glob("*.toml")), ids=lambda p: p.stem)
 def test_each_shipped_file_validates_and_sets_every_app_variable(path: Path) -> None:
     theme = parse_theme(path.read_bytes())
+    assert theme == parse_theme(path.read_bytes(), checked=False), "start-up reads it the same"
     assert theme.name == path.stem
     assert set(APP_VARIABLES) <= set(theme.variables)
     ThemeFile.model_validate(tomllib.loads(path.read_text()), strict=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 
 import httpx
-from pydantic import SecretStr
 
 from screen_analysis.api.errors import InvalidArgumentError
 from screen_analysis.api.models import STATUSES
+from screen_analysis.secret import SecretStr
 
 MIN_LIMIT = 1
 MAX_LIMIT = 100

@@ -12,7 +12,6 @@ from typing import Self, TypeVar
 from urllib.parse import quote
 
 import httpx
-from pydantic import SecretStr
 
 from screen_analysis import __version__
 from screen_analysis.api import arguments
@@ -34,6 +33,7 @@ from screen_analysis.api.parsing import parse_page, parse_project
 from screen_analysis.api.redirects import MAX_REDIRECTS, REDIRECT_STATUSES, redirect_target
 from screen_analysis.api.retry import RetryPolicy, is_retryable_status, parse_retry_after
 from screen_analysis.api.timeouts import Timeouts
+from screen_analysis.secret import SecretStr
 
 logger = logging.getLogger("screen_analysis.api")
 T = TypeVar("T")
@@ -199,9 +199,11 @@ class ScreenAnalysisClient:
         """GET with retries: the body, its content type and the request's description."""
         request = _describe(url)
         attempt = 0
+        slowed_down = False  # after its own 429 a request waits by its retry delays only
         while True:
             attempt += 1
-            await self._wait_for_hold()
+            if not slowed_down:
+                await self._wait_for_hold()
             started = time.monotonic()
             try:
                 response, body = await self._send(url, request)
@@ -231,6 +233,7 @@ class ScreenAnalysisClient:
                 )
             error = self._redacted(error)
             if isinstance(error, RateLimitError):
+                slowed_down = True  # from now on this request follows its own retry delays
                 self._hold(headers)
             if not retryable or attempt > self.max_retries:
                 error.attempts = attempt

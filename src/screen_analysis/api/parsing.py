@@ -10,9 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any, NoReturn
 
-from pydantic import ValidationError
-
 from screen_analysis.api.errors import InvalidResponseError
+from screen_analysis.api.fields import ModelError
 from screen_analysis.api.messages import clean_message, extract_message
 from screen_analysis.api.models import (
     Analysis,
@@ -84,7 +83,7 @@ def parse_item(item: Any) -> AnalysisItem:
         return InvalidAnalysis(reason=f"item is {_kind(item)}, not an object", raw=item)
     try:
         return Analysis.model_validate(item)
-    except ValidationError as exc:
+    except ModelError as exc:
         item_id = item.get("id")
         return InvalidAnalysis(
             id=item_id if isinstance(item_id, str) and item_id else None,
@@ -98,22 +97,15 @@ def parse_project(body: bytes, *, request: str, content_type: str | None = None)
     value = parse_json_object(body, request=request, content_type=content_type)
     try:
         return Project.model_validate(value)
-    except ValidationError as exc:
+    except ModelError as exc:
         raise InvalidResponseError(
             f"not a valid project: {describe_validation_error(exc)}", request=request
         ) from None
 
 
-def describe_validation_error(exc: ValidationError) -> str:
-    """The first problems of a pydantic error, in one short line without input values."""
-    parts = []
-    for error in exc.errors(include_url=False, include_input=False)[:3]:
-        location = ".".join(str(part) for part in error["loc"]) or "item"
-        parts.append(f"{location}: {error['msg']}")
-    more = exc.error_count() - len(parts)
-    if more > 0:
-        parts.append(f"and {more} more")
-    return clean_message("; ".join(parts), limit=200)
+def describe_validation_error(exc: ModelError) -> str:
+    """The first problems of a model error, in one short line without input values."""
+    return clean_message(str(exc), limit=200)
 
 
 def _kind(value: Any) -> str:

@@ -16,11 +16,10 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from pydantic import SecretStr
-
 from screen_analysis.auth.base_url import normalise_base_url
 from screen_analysis.auth.errors import InsecureFileError
 from screen_analysis.config import data_dir
+from screen_analysis.secret import SecretStr
 
 FILE_NAME = "api-keys.json"
 _log = logging.getLogger(__name__)

@@ -16,10 +16,9 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from pydantic import SecretStr
-
 from screen_analysis.auth.base_url import normalise_base_url
 from screen_analysis.auth.errors import KeyringStoresNothingError, KeyringUnavailableError
+from screen_analysis.secret import SecretStr
 
 SERVICE = "screen-analysis"
 DEFAULT_TIMEOUT = 3.0

@@ -6,7 +6,7 @@ import logging
 import traceback
 from collections.abc import Iterable
 
-from pydantic import SecretStr
+from screen_analysis.secret import SecretStr
 
 REDACTED = "[redacted]"
 _SHORT = 12  # below this length nothing of the key is shown

@@ -8,12 +8,11 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import NamedTuple
 
-from pydantic import SecretStr
-
 from screen_analysis.auth.base_url import normalise_base_url
 from screen_analysis.auth.errors import ENV_VAR, KeyringUnavailableError, NoKeyError
 from screen_analysis.auth.file_store import InsecureFileStore
 from screen_analysis.auth.keystore import KeyStore
+from screen_analysis.secret import SecretStr
 
 
 class KeySource(StrEnum):

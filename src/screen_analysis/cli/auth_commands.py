@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 import click
-from pydantic import SecretStr
 
 from screen_analysis.auth import (
     InsecureFileError,
@@ -35,6 +34,7 @@ from screen_analysis.auth.errors import ENV_VAR
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.failures import run_reporting
 from screen_analysis.config import Connection, Settings, load_settings, save_config_values
+from screen_analysis.secret import SecretStr
 
 if TYPE_CHECKING:
     from screen_analysis.cli.root import CliContext

@@ -8,13 +8,13 @@ from collections.abc import Callable, Iterable
 from typing import NoReturn, TypeVar
 
 import click
-from pydantic import SecretStr
 
 from screen_analysis.api import errors as api_errors
 from screen_analysis.auth.masking import SecretRedactor
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.config import ConfigError
 from screen_analysis.safe_text import clean
+from screen_analysis.secret import SecretStr
 
 T = TypeVar("T")
 

@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from pydantic import SecretStr
 
 from screen_analysis import __version__
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.failures import run_reporting
 from screen_analysis.config import Connection, Settings, load_settings
+from screen_analysis.secret import SecretStr
 
 if TYPE_CHECKING:
     from screen_analysis.api.client import ScreenAnalysisClient

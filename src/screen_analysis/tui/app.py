@@ -12,7 +12,13 @@ from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
 from screen_analysis.api.client import ScreenAnalysisClient
-from screen_analysis.config import ConfigError, Connection, Settings, save_config_values
+from screen_analysis.config import (
+    ConfigError,
+    Connection,
+    Settings,
+    refresh_interval,
+    save_config_values,
+)
 from screen_analysis.safe_text import clean
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.commands import MainCommands
@@ -189,6 +195,7 @@ class ScreenAnalysisApp(App[int]):
             settings=self.settings,
             remembered=self.remembered,
             base_url=connection.base_url,
+            refresh_interval=refresh_interval(self.settings, demo=connection.is_demo),
             clock=self.clock,
         )
         while len(self.screen_stack) > 1:

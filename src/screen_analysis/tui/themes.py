@@ -9,7 +9,6 @@ the app switches to it. Nothing here needs a running app.
 
 from __future__ import annotations
 
-import re
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -18,10 +17,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from textual.app import App
-from textual.color import Color, ColorParseError
-from textual.css.constants import VALID_STYLE_FLAGS
 from textual.theme import BUILTIN_THEMES, Theme
 
 from screen_analysis.config import config_dir
@@ -47,114 +43,6 @@ APP_VARIABLES: Final[Mapping[str, tuple[str, ...]]] = {
     "score-bar-fill": ("primary",),
     "score-bar-empty": ("foreground-disabled", "foreground-muted", "foreground"),
 }
-
-_COLOUR_FIELDS: Final = (
-    "primary",
-    "secondary",
-    "accent",
-    "warning",
-    "error",
-    "success",
-    "foreground",
-    "background",
-    "surface",
-    "panel",
-    "boost",
-)
-_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
-_VARIABLE_NAME = re.compile(r"[a-z][a-z0-9-]{0,63}")
-_PERCENT = re.compile(r"\d{1,3}(\.\d+)?%")
-
-
-def _textual_variables() -> tuple[frozenset[str], frozenset[str]]:
-    """Textual's own variable names: those holding colours, and those holding text styles."""
-    generated = Theme(name="probe", primary="#0178D4").to_color_system().generate()
-    colours = {name for name, value in generated.items() if _is_colour_value(value)}
-    styles = {name for name in generated if name.endswith("-style")}
-    return frozenset(colours), frozenset(styles)
-
-
-def _is_colour_value(value: str) -> bool:
-    """A CSS colour as a theme variable may hold it: `#hex`, `red`, `#hex 35%`, `auto 87%`."""
-    parts = value.split()
-    if len(parts) == 2 and _PERCENT.fullmatch(parts[1]) and float(parts[1][:-1]) <= 100:
-        if parts[0] == "auto":
-            return True
-        parts = parts[:1]
-    if len(parts) != 1:
-        return False
-    try:
-        Color.parse(parts[0])
-    except ColorParseError:
-        return False
-    return True
-
-
-_TEXTUAL_COLOUR_VARIABLES, _TEXTUAL_STYLE_VARIABLES = _textual_variables()
-
-
-class ThemeFile(BaseModel):
-    """The contents of one theme file; field names match `textual.theme.Theme`."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    name: str = Field(description="Unique name, also used in `--theme NAME` and the config.")
-    primary: str
-    secondary: str | None = None
-    accent: str | None = None
-    warning: str | None = None
-    error: str | None = None
-    success: str | None = None
-    foreground: str | None = None
-    background: str | None = None
-    surface: str | None = None
-    panel: str | None = None
-    boost: str | None = None
-    dark: bool = True
-    luminosity_spread: float = Field(default=0.15, ge=0.0, le=1.0)
-    text_alpha: float = Field(default=0.95, ge=0.0, le=1.0)
-    ansi: bool = False
-    variables: dict[str, str] = Field(default_factory=dict)
-
-    @field_validator("name")
-    @classmethod
-    def _check_name(cls, value: str) -> str:
-        if not _NAME.fullmatch(value):
-            raise ValueError(
-                "must be 1-64 lower-case letters, digits, '-' or '_', starting with a letter "
-                "or digit"
-            )
-        return value
-
-    @field_validator(*_COLOUR_FIELDS)
-    @classmethod
-    def _check_colour(cls, value: str | None) -> str | None:
-        if value is not None:
-            try:
-                Color.parse(value)
-            except ColorParseError:
-                raise ValueError(f"{value!r} is not a colour") from None
-        return value
-
-    @field_validator("variables")
-    @classmethod
-    def _check_variables(cls, variables: dict[str, str]) -> dict[str, str]:
-        faults = []
-        for name, value in variables.items():
-            if not _VARIABLE_NAME.fullmatch(name):
-                faults.append(f"{name!r} is not a variable name")
-            elif name in APP_VARIABLES or name in _TEXTUAL_COLOUR_VARIABLES:
-                if not _is_colour_value(value):
-                    faults.append(f"{name} = {value!r} is not a colour")
-            elif name in _TEXTUAL_STYLE_VARIABLES and not set(value.split()) <= VALID_STYLE_FLAGS:
-                faults.append(f"{name} = {value!r} is not a text style")
-        if faults:
-            raise ValueError(", ".join(faults))
-        return variables
-
-    def to_theme(self) -> Theme:
-        """The Textual theme this file describes."""
-        return Theme(**self.model_dump())
 
 
 @dataclass(frozen=True)
@@ -194,8 +82,9 @@ def user_theme_dir() -> Path:
     return config_dir() / "themes"
 
 
-def parse_theme(data: bytes) -> Theme:
-    """A Textual theme from the bytes of a theme file.
+def parse_theme(data: bytes, *, checked: bool = True) -> Theme:
+    """A Textual theme from the bytes of a theme file; `checked=False` only for the shipped
+    files (checked by the test suite), so start-up does not pay for the full check.
 
     Raises:
         ValueError: with a one-line reason when the file is not a valid theme.
@@ -206,20 +95,11 @@ def parse_theme(data: bytes) -> Theme:
         raise ValueError("not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"not valid TOML ({exc})") from None
-    try:
-        return ThemeFile.model_validate(table, strict=True).to_theme()
-    except ValidationError as exc:
-        raise ValueError(_describe(exc)) from None
+    if not checked:
+        return Theme(**table)
+    from screen_analysis.tui.theme_file import check_theme_table
 
-
-def _describe(error: ValidationError) -> str:
-    """Pydantic's errors in one line: `primary: field required; dark: ...`."""
-    reasons = []
-    for item in error.errors(include_url=False):
-        where = ".".join(str(part) for part in item["loc"]) or "file"
-        message = str(item["msg"]).removeprefix("Value error, ")
-        reasons.append(f"{where}: {message}")
-    return "; ".join(reasons)
+    return check_theme_table(table)
 
 
 def _theme_files(folder: Traversable) -> list[Traversable]:
@@ -229,7 +109,9 @@ def _theme_files(folder: Traversable) -> list[Traversable]:
     )
 
 
-def _read_folder(folder: Traversable, taken: set[str]) -> Iterator[Theme | ThemeProblem]:
+def _read_folder(
+    folder: Traversable, taken: set[str], *, checked: bool = True
+) -> Iterator[Theme | ThemeProblem]:
     """Each theme file of `folder` as a theme, or as the problem that keeps it out."""
     for entry in _theme_files(folder):
         where = str(entry)
@@ -242,7 +124,7 @@ def _read_folder(folder: Traversable, taken: set[str]) -> Iterator[Theme | Theme
             yield ThemeProblem(where, f"larger than {MAX_THEME_FILE_BYTES} bytes")
             continue
         try:
-            theme = parse_theme(data)
+            theme = parse_theme(data, checked=checked)
         except ValueError as exc:
             yield ThemeProblem(where, str(exc))
             continue
@@ -270,7 +152,8 @@ def load_themes(user_dir: Path | None = None) -> ThemeLoad:
             problems.append(ThemeProblem(str(user_dir), "is not a folder"))
     for folder in folders:
         try:
-            for result in _read_folder(folder, taken):
+            shipped = folder is folders[0]
+            for result in _read_folder(folder, taken, checked=not shipped):
                 if isinstance(result, Theme):
                     themes.append(result)
                 else:

@@ -10,7 +10,8 @@ generation is dropped. No Textual here: tests drive a feed against the reference
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import contextlib
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 
 from screen_analysis.api.client import ScreenAnalysisClient
@@ -84,6 +85,16 @@ class PageBatch:
     total: int | None
     done: bool
     loop_error: PaginationLoopError | None = None
+
+
+@contextlib.asynccontextmanager
+async def _first_failure() -> AsyncIterator[None]:
+    """Requests sent together fail as the first of them failed (not as an exception group),
+    so a refused key is still recognised as one."""
+    try:
+        yield
+    except ExceptionGroup as group:
+        raise group.exceptions[0] from group
 
 
 RELOAD_MAX_ROWS = 2000  # a reload brings back at most this many rows; paging goes on from there
@@ -260,7 +271,7 @@ class Feed:
 
     async def fetch_totals(self, keys: Sequence[ViewKey]) -> dict[ViewKey, int]:
         """The total of each key, from a limit=1 request each (run in a worker)."""
-        async with asyncio.TaskGroup() as group:
+        async with _first_failure(), asyncio.TaskGroup() as group:
             tasks = {key: group.create_task(self._first(key, limit=1)) for key in keys}
         found = {key: task.result().total for key, task in tasks.items()}
         return {key: total for key, total in found.items() if total is not None}
@@ -279,7 +290,7 @@ class Feed:
 
     async def run_refresh(self, job: RefreshJob) -> RefreshResult:
         """Ask for the refresh's pages at once (run in a worker)."""
-        async with asyncio.TaskGroup() as group:
+        async with _first_failure(), asyncio.TaskGroup() as group:
             top = group.create_task(self._first(job.key, limit=self.page_size))
             again = group.create_task(self._again(job)) if job.again is not None else None
         rows, refused = again.result() if again is not None else ((), False)

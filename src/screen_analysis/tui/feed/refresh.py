@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisStatus
+from screen_analysis.api.pagination import SeenIds
 from screen_analysis.tui.feed.views import ViewKey
 
 if TYPE_CHECKING:
@@ -51,13 +52,7 @@ class RefreshResult:
     @property
     def rows(self) -> list[AnalysisItem]:
         """Every row brought back, newest first, each once."""
-        seen: set[str | None] = set()
-        rows = []
-        for item in [*self.top, *self.again]:
-            if item.id is None or item.id not in seen:
-                seen.add(item.id)
-                rows.append(item)
-        return rows
+        return SeenIds().fresh([*self.top, *self.again])
 
 
 def is_in_flight(item: AnalysisItem) -> bool:

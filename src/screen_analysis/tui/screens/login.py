@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from pydantic import SecretStr
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -25,6 +24,7 @@ from screen_analysis.auth.errors import ENV_VAR, InsecureTransportError, Invalid
 from screen_analysis.auth.transport_policy import check_transport
 from screen_analysis.config import Connection
 from screen_analysis.safe_text import clean
+from screen_analysis.secret import SecretStr
 from screen_analysis.tui.sign_in import SignIn, SignInError
 
 STORED_HINT = "The key is checked with one request, then kept in the system keyring."

@@ -70,14 +70,16 @@ class MainScreen(Screen[None]):
         settings: Settings,
         remembered: RememberedProjects,
         base_url: str,
+        refresh_interval: float,
         clock: Callable[[], datetime] = now_utc,
     ) -> None:
-        """Browse with `client`; pinned projects from `settings`, others from `remembered`."""
+        """Browse with `client`; pinned projects from `settings`, others from `remembered`;
+        auto-refresh every `refresh_interval` seconds (0: off)."""
         super().__init__()
         self.feed = Feed(client)
         self.book = ProjectBook()
         self.projects = SidebarProjects(self, self.book)
-        self.refresher = AutoRefresh(self, RefreshSchedule(settings.refresh_interval))
+        self.refresher = AutoRefresh(self, RefreshSchedule(refresh_interval))
         self.settings = settings
         self.remembered = remembered
         self.base_url = base_url

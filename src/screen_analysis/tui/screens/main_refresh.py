@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from textual.app import App
 from textual.timer import Timer
 
-from screen_analysis.tui.feed import RefreshSchedule
+from screen_analysis.tui.feed import RefreshJob, RefreshSchedule
 from screen_analysis.tui.screens import main_outcomes as out
 
 if TYPE_CHECKING:
@@ -77,7 +77,11 @@ class AutoRefresh:
             return
         screen = self._screen
         table = screen.table
-        job = screen.feed.plan_refresh([table.items[i] for i in table.visible_rows])
+        self.run(screen.feed.plan_refresh([table.items[i] for i in table.visible_rows]))
+
+    def run(self, job: RefreshJob) -> None:
+        """Run one round as planned by `job` in the "auto-refresh" worker group."""
+        screen = self._screen
         self._last = time.monotonic()
         self.running = True
         work = out.report(

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from pydantic import SecretStr
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -19,6 +18,7 @@ from screen_analysis.auth.errors import InsecureTransportError, InvalidBaseURLEr
 from screen_analysis.auth.transport_policy import check_transport
 from screen_analysis.config import Connection
 from screen_analysis.safe_text import clean
+from screen_analysis.secret import SecretStr
 
 INTRO = (
     "No server is configured yet. Try the built-in demo (a local reference server with "

@@ -1,0 +1,65 @@
+"""The start-up path imports only what the first screen needs: a later change that pulls a
+heavy module into it (the reference server, keyring backends, images, charts, pydantic)
+fails here, so the cold start cannot silently get slower again."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+# Loaded later, when something asks for them (or never, by the app's first screen).
+NOT_AT_START = (
+    "pydantic",
+    "keyring",
+    "PIL",
+    "jinja2",
+    "tomlkit",
+    "starlette",
+    "uvicorn",
+    "textual_image",
+    "textual_serve",
+    "schemathesis",
+    "screen_analysis.demo",
+    "screen_analysis.insight",
+    "screen_analysis.report",
+    "screen_analysis.cli.analyses",
+    "screen_analysis.cli.auth_commands",
+    "screen_analysis.cli.serve",
+)
+
+START = """
+import json, sys
+from pathlib import Path
+from screen_analysis.cli.root import cli
+from screen_analysis.cli.launch import launch_app
+from screen_analysis.config import Connection, Settings
+from screen_analysis.secret import SecretStr
+from screen_analysis.state import RememberedProjects
+from screen_analysis.tui.app import ScreenAnalysisApp
+from screen_analysis.tui.themes import load_themes
+state = Path(sys.argv[1]) / "state.json"
+ScreenAnalysisApp(
+    Settings(state_path=state, config_path=Path(sys.argv[1]) / "config.toml"),
+    Connection("https://api.example.com", SecretStr("sk-test-not-a-real-key")),
+    RememberedProjects(state),
+    themes=load_themes(None),
+)
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_the_start_path_leaves_heavy_modules_for_later(tmp_path: object) -> None:
+    output = subprocess.run(
+        [sys.executable, "-c", START, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout
+    loaded = json.loads(output)
+    assert "textual.app" in loaded and "httpx" in loaded, "the probe did start the app's path"
+    early = [
+        name for name in loaded if any(name == m or name.startswith(m + ".") for m in NOT_AT_START)
+    ]
+    assert early == []
