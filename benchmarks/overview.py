@@ -21,12 +21,11 @@ import tracemalloc
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from pydantic import SecretStr
-
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.models import AnalysisItem
 from screen_analysis.insight.aggregates import OverviewBuilder
 from screen_analysis.insight.collect import fill
+from screen_analysis.secret import SecretStr
 
 TARGET_TIME_RATIO = 1.2
 

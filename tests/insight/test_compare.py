@@ -27,7 +27,7 @@ def test_differences_and_feedback() -> None:
 
 def test_missing_and_hostile_scores() -> None:
     failed = make(None, None, [])
-    result = compare(failed, make(float("nan"), {"visual_clarity": True}, ["<b>x</b>"]))
+    result = compare(failed, make(float("nan"), {"visual_clarity": float("inf")}, ["<b>x</b>"]))
     assert result.overall.delta is None and format_delta(None) == "—"
     assert all(c.delta is None for c in result.criteria)
     assert result.only_b == ("<b>x</b>",)
