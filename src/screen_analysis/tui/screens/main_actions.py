@@ -19,6 +19,7 @@ from screen_analysis.tui.browser import has_graphical_browser, is_web_url, open_
 from screen_analysis.tui.clipboard import copy_text
 from screen_analysis.tui.screens.add_project import AddProjectDialog
 from screen_analysis.tui.screens.find import FindDialog
+from screen_analysis.tui.screens.main_insight import InsightActions
 from screen_analysis.tui.screens.show_url import ShowUrlDialog
 
 if TYPE_CHECKING:
@@ -40,11 +41,28 @@ def find_label(items: Sequence[AnalysisItem], query: str, start: int) -> int | N
 class HighlightActions:
     """The main screen's actions on the highlighted analysis and on the loaded labels."""
 
-    NAMES = frozenset({"find", "find_next", "copy_id", "copy_url", "open_image"})
+    NAMES = frozenset({"find", "find_next", "copy_id", "copy_url", "open_image"}) | (
+        InsightActions.NAMES
+    )
 
     def __init__(self, screen: MainScreen) -> None:
         self._screen = screen
         self._find_query = ""
+        self.insight = InsightActions(screen)
+
+    # Overview and comparison (see `InsightActions`)
+
+    def overview(self) -> None:
+        """The overview of the project shown, or of all projects."""
+        self.insight.overview()
+
+    def mark(self) -> None:
+        """Mark the highlighted analysis as A of a comparison."""
+        self.insight.mark()
+
+    def compare(self) -> None:
+        """Compare the marked analysis with the highlighted one."""
+        self.insight.compare()
 
     @property
     def _app(self) -> App[Any]:

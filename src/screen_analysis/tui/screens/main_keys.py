@@ -51,6 +51,29 @@ MAIN_KEYS: list[BindingType] = [
         "o", "act('open_image')", "Open", tooltip="Open the image in a browser", id="open-image"
     ),
     Binding(
+        "v",
+        "act('overview')",
+        "Overview",
+        tooltip="Charts of the project shown (or all): scores over time, criteria, failures",
+        id="overview",
+    ),
+    Binding(
+        "m",
+        "act('mark')",
+        "Mark",
+        show=False,
+        tooltip="Mark the highlighted analysis as A of a comparison",
+        id="mark",
+    ),
+    Binding(
+        "c",
+        "act('compare')",
+        "Compare",
+        show=False,
+        tooltip="Compare the marked analysis with the highlighted one",
+        id="compare",
+    ),
+    Binding(
         "escape",
         "close_detail",
         "Back",

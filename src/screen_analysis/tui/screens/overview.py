@@ -32,9 +32,6 @@ from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import ScreenAnalysisError
 from screen_analysis.insight.aggregates import Overview, OverviewBuilder
 from screen_analysis.insight.collect import fill
-from screen_analysis.report.build import project_names
-from screen_analysis.report.files import write_report_file
-from screen_analysis.report.render import ReportData, render
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.screens import overview_charts as view
@@ -263,6 +260,11 @@ class OverviewScreen(Screen[None]):
     @work(group="export", exit_on_error=False)
     async def _export(self, path: Path, overview: Overview, replace: bool) -> None:
         """Name the projects, render, write off the event loop; say how it went."""
+        # Jinja2 is loaded when a report is first written, not when the overview opens.
+        from screen_analysis.report.build import project_names
+        from screen_analysis.report.files import write_report_file
+        from screen_analysis.report.render import ReportData, render
+
         try:
             names = await project_names(self.client, overview)
             data = ReportData(overview, self._clock(), project_names=names)

@@ -46,6 +46,7 @@ FLASH_SECONDS = 1.5
 CLOCK_TICK_SECONDS = 30.0  # relative times ("5m ago") are re-rendered this often
 LINE_CACHE_SIZE = 1024
 INVALID_GLYPH = "!"
+MARK = "◆A "  # before the label of the analysis marked for a comparison (readable without colour)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +249,7 @@ class AnalysesTable(ScrollView, can_focus=True):
         self._hover_row = -1
         self._flashing: dict[int, Timer] = {}
         self._near_end_posted: int | None = None
+        self._marked: str | None = None
         self._speed = ScrollSpeed()
         self._now = clock()
         self._base_style = Style()
@@ -389,6 +391,12 @@ class AnalysesTable(ScrollView, can_focus=True):
     def _invalidate(self) -> None:
         self._version += 1
         self._line_cache.clear()
+
+    def mark(self, analysis_id: str | None) -> None:
+        """Show MARK before the label of `analysis_id` (None: no row is marked)."""
+        self._marked = analysis_id
+        self._invalidate()
+        self.refresh()
 
     # Cursor, scrolling and paging
 
@@ -668,7 +676,7 @@ class AnalysesTable(ScrollView, can_focus=True):
         return {
             "status": f"{status_glyph(item.status)} {status_word(item.status)}",
             "score": format_score(item.score),
-            "label": clean(item.label) or DASH,
+            "label": (MARK if item.id == self._marked else "") + (clean(item.label) or DASH),
             "project": project,
             "created": relative_time(item.created_at, self._now),
             "id": clean(item.id) or DASH,
