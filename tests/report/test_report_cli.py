@@ -99,3 +99,25 @@ def test_server_text_is_text_in_markdown(hostile: ScriptedServer, tmp_path: Path
     assert "\\<script\\>" in text and "\\| table \\| break \\|" in text
     feedback_row = next(line for line in text.splitlines() if line.startswith("| \\| table"))
     assert len(re.findall(r"(?<!\\)\|", feedback_row)) == 3  # the table's own pipes only
+
+
+def test_progress_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from screen_analysis.cli.report import StderrProgress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Terminal()
+    monkeypatch.setattr("sys.stderr", stream)
+    progress = StderrProgress()
+    progress(12_400, 48_210)
+    progress.clear()
+    assert "\rReading analyses: 12,400 of 48,210" in stream.getvalue()
+    assert stream.getvalue().endswith("\r\x1b[K")
+    monkeypatch.setattr("sys.stderr", io.StringIO())
+    quiet = StderrProgress()
+    quiet(1, 2)
+    assert not quiet.enabled

@@ -133,3 +133,31 @@ def test_overview_snapshot(
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run)
+
+
+async def test_charts_read_without_colour_and_server_text_is_literal(tmp_path: Path) -> None:
+    from tests.report.hostile_report import PAYLOADS, PROJECT_ID, script
+    from tests.support.scripted_server import ScriptedServer
+
+    from screen_analysis.config import Connection
+    from screen_analysis.secret import SecretStr
+    from screen_analysis.tui.screens.overview import OverviewCommands
+    from screen_analysis.tui.widgets.bar_rows import BarRows
+    from screen_analysis.tui.widgets.column_chart import ColumnChart
+
+    with ScriptedServer(script) as server:
+        connection = Connection(server.base_url, SecretStr("k"), key_source="env")
+        app = make_app(tmp_path, connection)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: app.client is not None)
+            screen = open_overview(app, PROJECT_ID, {})
+            await wait_until(pilot, read(screen))
+            statuses = screen.query_one("#statuses", BarRows).render().plain
+            assert "completed" in statuses and "5" in statuses
+            histogram = screen.query_one("#histogram", ColumnChart).render().plain
+            assert "0 ┤" in histogram and "60" in histogram  # numbers on both axes
+            feedback = str(screen.query_one("#feedback").render())
+            failures = str(screen.query_one("#failures").render())
+            assert PAYLOADS[0] in feedback and PAYLOADS[1] in failures  # shown, not parsed
+            hits = [hit.text async for hit in OverviewCommands(screen).discover()]
+            assert "Export report…" in hits
