@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from screen_analysis.cli.root import make_client
 from screen_analysis.config import Connection, Settings
 from screen_analysis.demo.config import DemoConfig
 from screen_analysis.secret import SecretStr
@@ -41,6 +42,7 @@ async def idle_rounds(server: ServerProcess, depth: int, rounds: int) -> dict[st
             Connection(server.base_url, SecretStr(server.api_key), key_source="env"),
             RememberedProjects(state),
             clock=lambda: NOW,
+            make_client=make_client,
         )
         async with app.run_test(size=(120, 40)) as pilot:
             deadline = time.monotonic() + TIMEOUT_S

@@ -31,6 +31,7 @@ from typing import Any
 
 from textual import events
 
+from screen_analysis.cli.root import make_client
 from screen_analysis.config import Connection, Settings
 from screen_analysis.demo.config import DemoConfig
 from screen_analysis.secret import SecretStr
@@ -72,6 +73,7 @@ def make_app(server: ServerProcess, home: Path) -> ScreenAnalysisApp:
         Connection(server.base_url, SecretStr(server.api_key), key_source="env"),
         RememberedProjects(state),
         clock=lambda: NOW,
+        make_client=make_client,
     )
 
 

@@ -31,7 +31,7 @@ NOT_AT_START = (
 START = """
 import json, sys
 from pathlib import Path
-from screen_analysis.cli.root import cli
+from screen_analysis.cli.root import cli, make_client
 from screen_analysis.cli.launch import launch_app
 from screen_analysis.config import Connection, Settings
 from screen_analysis.secret import SecretStr
@@ -44,6 +44,7 @@ ScreenAnalysisApp(
     Connection("https://api.example.com", SecretStr("sk-test-not-a-real-key")),
     RememberedProjects(state),
     themes=load_themes(None),
+    make_client=make_client,
 )
 print(json.dumps(sorted(sys.modules)))
 """

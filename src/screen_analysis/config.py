@@ -14,8 +14,8 @@ The config file is TOML in the user config dir (platformdirs), e.g.
 
 from __future__ import annotations
 
-import json
 import os
+import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -134,38 +134,51 @@ def load_settings(
 
 
 def save_config_values(path: Path, **values: Any) -> None:
-    """Set top-level keys in the config file, keeping the others; written atomically."""
-    data = read_config_file(path)
-    data.update({k: v for k, v in values.items() if v is not None})
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(_to_toml(data), encoding="utf-8")
-    tmp.replace(path)
+    """Set top-level keys in the config file and keep everything else the user wrote.
+
+    Comments, blank lines, order, unknown keys and tables stay as they were (tomlkit edits
+    the document in place). The file is re-read under its lock and replaced atomically
+    (`user_files.update_text`), so two processes saving different keys at once both keep
+    their change. None values are skipped. Raises ConfigError when the file is not TOML,
+    `UserFileError` (an OSError) when it stays locked, and the OSError of a failed write.
+    """
+    # Only a save needs these; start-up reads the file with tomllib.
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
+    from screen_analysis.user_files import update_text
+
+    wanted = {key: _plain(value) for key, value in values.items() if value is not None}
+
+    def change(text: str | None) -> str | None:
+        try:
+            document = tomlkit.parse(text or "")
+        except TOMLKitError as exc:
+            raise ConfigError(f"cannot read config file {path}: {exc}") from exc
+        for key, value in wanted.items():
+            if document.get(key) != value:
+                document[key] = value
+        return tomlkit.dumps(document)
+
+    update_text(path, change, mode=_mode_of(path))
 
 
-def _to_toml(data: Mapping[str, Any]) -> str:
-    """A minimal TOML writer for the flat table the config file holds."""
-    lines = []
-    for key, value in data.items():
-        lines.append(f"{key} = {_toml_value(value)}")
-    return "\n".join(lines) + "\n"
+def _mode_of(path: Path) -> int | None:
+    """The permissions the user gave the file, kept across the replace (None: a new file)."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        return None
 
 
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)  # a JSON string is a valid TOML basic string
+def _plain(value: Any) -> Any:
+    """The value as TOML types: tuples become arrays; anything TOML cannot hold is refused."""
+    if isinstance(value, bool | int | float | str):
+        return value
     if isinstance(value, list | tuple):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+        return [_plain(item) for item in value]
     if isinstance(value, Mapping):
-        return (
-            "{"
-            + ", ".join(f"{_toml_value(str(k))} = {_toml_value(v)}" for k, v in value.items())
-            + "}"
-        )
+        return {str(key): _plain(item) for key, item in value.items()}
     raise ConfigError(f"cannot write {type(value).__name__} to the config file")
 
 

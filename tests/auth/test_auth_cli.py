@@ -15,8 +15,8 @@ from tests.auth.backends import ForgetfulKeyring, HangingKeyring, MemoryKeyring
 
 from screen_analysis.auth import SERVICE, InsecureFileStore
 from screen_analysis.cli import auth_commands
-from screen_analysis.cli.auth_commands import resolve_connection
 from screen_analysis.cli.exit_codes import CliError, ExitCode
+from screen_analysis.cli.root import require_connection
 from screen_analysis.config import Settings, default_config_path, read_config_file
 from screen_analysis.secret import SecretStr
 
@@ -57,6 +57,29 @@ def test_login_checks_stores_and_saves_the_base_url(
     assert_no_key_in(result, server.api_key)
     [request] = server.request_log
     assert (request.method, request.path, request.query) == ("GET", "/v1/analyses", {"limit": "1"})
+
+
+def test_login_keeps_the_comments_and_tables_of_the_config_file(
+    demo_server, memory_keyring: MemoryKeyring, invoke: Invoke
+) -> None:
+    config = default_config_path()
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(
+        "# written by hand\n"
+        'base_url = "https://old.example.com"  # before the move\n'
+        'theme = "screen-analysis-light"\n\n'
+        "[keymap]\n"
+        'find = "ctrl+f"  # muscle memory\n'
+    )
+    result = login(invoke, demo_server.base_url, demo_server.api_key)
+    assert result.exit_code == 0, result.stderr
+    assert config.read_text() == (
+        "# written by hand\n"
+        f'base_url = "{demo_server.base_url}"  # before the move\n'
+        'theme = "screen-analysis-light"\n\n'
+        "[keymap]\n"
+        'find = "ctrl+f"  # muscle memory\n'
+    )
 
 
 def test_rejected_key_stores_nothing_and_keeps_the_earlier_key(
@@ -321,9 +344,9 @@ def test_resolve_connection_applies_the_transport_policy_first(
 ) -> None:
     monkeypatch.setenv("SCREEN_ANALYSIS_API_KEY", WRONG_KEY)
     with pytest.raises(CliError) as info:
-        resolve_connection(Settings(base_url="http://api.example.com"))
+        require_connection(Settings(base_url="http://api.example.com"))
     assert info.value.code == ExitCode.USAGE
-    allowed = resolve_connection(
+    allowed = require_connection(
         Settings(base_url="http://api.example.com", allow_insecure_http=True)
     )
     assert (allowed.base_url, allowed.key_source) == ("http://api.example.com", "env")
@@ -331,6 +354,6 @@ def test_resolve_connection_applies_the_transport_policy_first(
 
 def test_resolve_connection_without_a_key_is_auth() -> None:
     with pytest.raises(CliError) as info:
-        resolve_connection(Settings(base_url="https://api.example.com"))
+        require_connection(Settings(base_url="https://api.example.com"))
     assert info.value.code == ExitCode.AUTH
     assert "screen-analysis login" in str(info.value)

@@ -17,8 +17,7 @@ from screen_analysis.auth import (
     aresolve_api_key,
     resolve_api_key,
 )
-from screen_analysis.cli.auth_commands import resolve_connection
-from screen_analysis.cli.root import cli
+from screen_analysis.cli.root import cli, require_connection
 from screen_analysis.config import Settings
 from screen_analysis.secret import SecretStr
 
@@ -29,7 +28,7 @@ URL = "https://api.example.com"
 def test_reprs_hide_the_key() -> None:
     KeyStore().set(URL, SecretStr(SECRET))
     resolved = resolve_api_key(URL, environ={})
-    connection = resolve_connection(Settings(base_url=URL))
+    connection = require_connection(Settings(base_url=URL))
     for thing in (resolved, connection, KeyStore(), InsecureFileStore()):
         assert SECRET not in repr(thing)
         assert SECRET not in str(thing)

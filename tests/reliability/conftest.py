@@ -26,6 +26,7 @@ from textual.widgets import Static
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.retry import RetryPolicy
 from screen_analysis.api.timeouts import Timeouts
+from screen_analysis.auth.connection import NotConnected
 from screen_analysis.cli import root
 from screen_analysis.config import Connection, Settings
 from screen_analysis.secret import SecretStr
@@ -54,7 +55,7 @@ def scripted_connection(base_url: str, key: str = KEY) -> Connection:
 
 def build_app(
     tmp_path: Path,
-    connection: Connection | None,
+    connection: Connection | NotConnected | None,
     *,
     max_retries: int = 0,
     timeout: Timeouts = SHORT,

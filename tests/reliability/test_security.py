@@ -218,15 +218,14 @@ def test_cli_refuses_plain_http_elsewhere_before_sending(cli_run: CliRun, url: s
 async def test_app_refuses_plain_http_elsewhere_and_sends_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from screen_analysis.cli.launch import start_point
+    from screen_analysis.auth.connection import NotConnected
 
     monkeypatch.setenv("SCREEN_ANALYSIS_API_KEY", KEY)
     ctx = CliContext(settings=Settings(base_url="http://example.com"))
-    connection, message = start_point(ctx)
-    assert connection is None and "plain HTTP" in message
+    why = ctx.app_start()
+    assert isinstance(why, NotConnected) and "plain HTTP" in why.message
     made: list[object] = []
-    app = build_app(tmp_path, None, base_url="http://example.com")
-    app.start_message = message
+    app = build_app(tmp_path, why, base_url="http://example.com")
     app.make_client = lambda conn: made.append(conn)  # type: ignore[assignment,return-value,func-returns-value]
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause(0.3)

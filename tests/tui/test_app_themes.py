@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from rich.style import Style
 from textual.color import Color
 
-from screen_analysis.cli.root import cli
+from screen_analysis.cli.root import cli, make_client
 from screen_analysis.config import Settings, load_settings
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.state import RememberedProjects
@@ -27,7 +27,9 @@ from .conftest import connection_to, make_app, settled, wait_until
 
 
 def app_with(tmp_path: Path, server: DemoServer, settings: Settings) -> ScreenAnalysisApp:
-    return ScreenAnalysisApp(settings, connection_to(server), RememberedProjects(tmp_path / "s"))
+    return ScreenAnalysisApp(
+        settings, connection_to(server), RememberedProjects(tmp_path / "s"), make_client=make_client
+    )
 
 
 def notices(app: ScreenAnalysisApp) -> list[str]:
@@ -84,7 +86,7 @@ async def test_the_palette_theme_command_previews_and_the_choice_survives_a_rest
     tmp_path: Path, demo_server: DemoServer
 ) -> None:
     config = tmp_path / "config.toml"
-    config.write_text('base_url = "http://127.0.0.1:1"\n')
+    config.write_text('# mine, keep it\nbase_url = "http://127.0.0.1:1"  # the test server\n')
     app = app_with(tmp_path, demo_server, load_settings(config_path=config, environ={}))
     async with app.run_test(size=(100, 30)) as pilot:
         await settled(pilot)
@@ -105,6 +107,9 @@ async def test_the_palette_theme_command_previews_and_the_choice_survives_a_rest
         await pilot.pause()
     assert f'theme = "{HIGH_CONTRAST_THEME}"' in config.read_text()
     assert 'base_url = "http://127.0.0.1:1"' in config.read_text(), "other keys are kept"
+    assert config.read_text().startswith(
+        '# mine, keep it\nbase_url = "http://127.0.0.1:1"  # the test server\n'
+    ), "and the user's comments"
 
     restarted = app_with(tmp_path, demo_server, load_settings(config_path=config, environ={}))
     async with restarted.run_test(size=(100, 30)):

@@ -19,7 +19,8 @@ from textual.widgets import Input, Static
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.auth import SERVICE, KeyringUnavailableError
-from screen_analysis.cli.launch import keyring_saver, start_point
+from screen_analysis.auth.connection import NotConnected
+from screen_analysis.cli.launch import keyring_saver
 from screen_analysis.cli.root import CliContext
 from screen_analysis.config import Connection, Settings
 from screen_analysis.demo.runner import DemoServer
@@ -45,7 +46,7 @@ def secret_server() -> Iterator[DemoServer]:
 def login_app(
     tmp_path: Path,
     base_url: str | None,
-    connection: Connection | None = None,
+    connection: Connection | NotConnected | None = None,
     *,
     transport: httpx.AsyncBaseTransport | None = None,
     **kwargs: Any,
@@ -184,12 +185,14 @@ async def test_the_start_with_a_hanging_keyring_opens_the_login_with_the_cause(
     try:
         settings = Settings(base_url=demo_server.base_url, config_path=tmp_path / "c.toml")
         started = time.monotonic()
-        connection, why = start_point(CliContext(settings=settings))
+        why = CliContext(settings=settings).app_start()
         assert time.monotonic() - started < 2
-        assert connection is None
-        assert why.startswith("No usable keyring: the keyring did not answer within 0.5 s")
+        assert isinstance(why, NotConnected)
+        assert why.keyring_problem.startswith(
+            "No usable keyring: the keyring did not answer within 0.5 s"
+        )
 
-        app = login_app(tmp_path, demo_server.base_url, start_message=why)
+        app = login_app(tmp_path, demo_server.base_url, why)
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_until(pilot, lambda: isinstance(app.screen, LoginScreen))
             assert "did not answer" in message(pilot)
@@ -199,11 +202,11 @@ async def test_the_start_with_a_hanging_keyring_opens_the_login_with_the_cause(
 
 async def test_plain_http_elsewhere_at_start_is_a_clear_screen(tmp_path: Path) -> None:
     settings = Settings(base_url="http://example.com", config_path=tmp_path / "c.toml")
-    connection, why = start_point(CliContext(settings=settings))
-    assert connection is None
-    assert "plain HTTP" in why and "--allow-insecure-http" in why
+    why = CliContext(settings=settings).app_start()
+    assert isinstance(why, NotConnected)
+    assert "plain HTTP" in why.message and "--allow-insecure-http" in why.message
 
-    app = login_app(tmp_path, "http://example.com", start_message=why)
+    app = login_app(tmp_path, "http://example.com", why)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, LoginScreen))
         assert "plain HTTP" in message(pilot)
@@ -217,9 +220,8 @@ def test_the_start_finds_a_stored_key(tmp_path: Path, memory_keyring: MemoryKeyr
     url = "https://api.example.com"
     memory_keyring.items[(SERVICE, url)] = "stored-key"
     ctx = CliContext(settings=Settings(base_url=url, config_path=tmp_path / "c.toml"))
-    connection, why = start_point(ctx)
-    assert why == ""
-    assert connection is not None and connection.key_source == "keyring"
+    connection = ctx.app_start()
+    assert isinstance(connection, Connection) and connection.key_source == "keyring"
     assert connection.api_key.get_secret_value() == "stored-key"
     assert "stored-key" in ctx.secrets()
 

@@ -14,6 +14,7 @@ import pytest
 from textual.pilot import Pilot
 
 from screen_analysis.auth import KeyringUnavailableError
+from screen_analysis.auth.connection import NotConnected, Reason
 from screen_analysis.config import Connection
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.secret import SecretStr
@@ -62,7 +63,8 @@ def test_login(snap_compare: Compare, tmp_path: Path, size: Any) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_login_without_a_keyring(snap_compare: Compare, tmp_path: Path, size: Any) -> None:
-    app = login_app(tmp_path, EXAMPLE, start_message=str(NO_DBUS))
+    why = NotConnected(Reason.NO_KEYRING, "", EXAMPLE, keyring_problem=str(NO_DBUS))
+    app = login_app(tmp_path, EXAMPLE, why)
     assert snap_compare(app, terminal_size=size, run_before=typed_key)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from screen_analysis.auth import KeyringUnavailableError
 from screen_analysis.config import Connection
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.tui.screens.main import MainScreen
@@ -86,3 +87,41 @@ async def test_a_refused_key_stays_on_the_welcome_and_is_not_kept(
         assert isinstance(app.screen, WelcomeScreen)
         assert saved == []
         assert not (tmp_path / "config.toml").exists()
+
+
+async def test_an_unticked_box_signs_in_for_the_session_only(
+    tmp_path: Path, demo_server: DemoServer
+) -> None:
+    saved: list[Connection] = []
+
+    async def save_key(connection: Connection) -> None:
+        saved.append(connection)
+
+    app = make_app(tmp_path, None, save_key=save_key)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.click("#base-url")
+        await pilot.press(*demo_server.base_url, "enter", *demo_server.api_key, "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
+        assert app.connection is not None and app.connection.key_source == "session"
+        assert saved == []
+        assert not (tmp_path / "config.toml").exists()
+
+
+async def test_a_failing_keyring_still_connects_and_says_so(
+    tmp_path: Path, demo_server: DemoServer
+) -> None:
+    async def save_key(connection: Connection) -> None:
+        raise KeyringUnavailableError("the keyring is locked")
+
+    app = make_app(tmp_path, None, save_key=save_key)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.click("#base-url")
+        await pilot.press(*demo_server.base_url, "enter", *demo_server.api_key)
+        app.screen.query_one("#store-key").focus()
+        await pilot.press("space")
+        app.screen.query_one("#connect").focus()
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
+        notes = [str(n.message) for n in app._notifications]
+        assert any("the keyring is locked" in n and "session only" in n for n in notes)
+        assert demo_server.base_url in (tmp_path / "config.toml").read_text()

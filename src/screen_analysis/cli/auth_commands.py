@@ -19,27 +19,31 @@ import click
 from screen_analysis.auth import (
     InsecureFileError,
     InsecureFileStore,
-    InsecureTransportError,
-    InvalidBaseURLError,
     KeyringUnavailableError,
     KeySource,
     KeyStore,
-    NoKeyError,
-    check_transport,
     mask_key,
-    normalise_base_url,
-    resolve_api_key,
+)
+from screen_analysis.auth.connection import (
+    NotConnected,
+    configured_base_url,
+    resolve_address,
+    resolve_connection,
 )
 from screen_analysis.auth.errors import ENV_VAR
+from screen_analysis.auth.key_check import KeyCheckError, KeyProblem
+from screen_analysis.auth.key_check import check_key as check_key_with_server
 from screen_analysis.cli.exit_codes import CliError, ExitCode
-from screen_analysis.cli.failures import run_reporting
+from screen_analysis.cli.failures import run_reporting, warn
+from screen_analysis.cli.root import CliContext, exit_error, make_client
 from screen_analysis.config import Connection, Settings, load_settings, save_config_values
 from screen_analysis.secret import SecretStr
 
 if TYPE_CHECKING:
-    from screen_analysis.cli.root import CliContext
+    from screen_analysis.api.client import ScreenAnalysisClient
 
 T = TypeVar("T")
+V = TypeVar("V")
 
 _STDIN_HINT = (
     "stdin is not a terminal, so the key cannot be prompted for: pipe it in with "
@@ -53,14 +57,8 @@ _ARGUMENT_REFUSED = (
 )
 
 
-def _warn(message: str) -> None:
-    click.echo(f"Warning: {message}", err=True)
-
-
 def _context(click_ctx: click.Context) -> CliContext:
     """The root group's context, or a fresh one when a command is invoked on its own."""
-    from screen_analysis.cli.root import CliContext
-
     found = click_ctx.find_object(CliContext)
     if found is None:
         found = CliContext(settings=load_settings())
@@ -74,39 +72,17 @@ def _run(ctx: CliContext, action: Callable[[], T], secrets: list[str]) -> T:
     return run_reporting(action, debug=ctx.debug, secrets=lambda: [*ctx.secrets(), *secrets])
 
 
-def target_base_url(settings: Settings, option: str | None) -> str:
-    """The normalised base URL from the command's option or the settings; CliError if none."""
-    value = option or settings.base_url
-    if not value:
-        raise CliError(
-            "no server given: pass --base-url URL or set SCREEN_ANALYSIS_BASE_URL",
-            ExitCode.USAGE,
-        )
-    try:
-        return normalise_base_url(value)
-    except InvalidBaseURLError as exc:
-        raise CliError(str(exc), ExitCode.USAGE) from None
+def _settings_for(ctx: CliContext, base_url: str | None, *, allow_http: bool = False) -> Settings:
+    """The settings with this command's own `--base-url` / `--allow-insecure-http`."""
+    return ctx.settings.with_overrides(
+        base_url=base_url, allow_insecure_http=True if allow_http else None
+    )
 
 
-def enforce_transport(base_url: str, *, allow_insecure_http: bool) -> None:
-    """The transport policy as a usage error (exit 2), before anything is sent."""
-    try:
-        check_transport(base_url, allow_insecure_http=allow_insecure_http)
-    except InsecureTransportError as exc:
-        raise CliError(str(exc), ExitCode.USAGE) from None
-
-
-def resolve_connection(settings: Settings, *, base_url: str | None = None) -> Connection:
-    """The server and key for a command: transport policy first, then the key from the
-    environment, the keyring or the opt-in file (which warns on stderr). Raises CliError
-    (2 for usage, 3 for no key) with one clear line."""
-    url = target_base_url(settings, base_url)
-    enforce_transport(url, allow_insecure_http=settings.allow_insecure_http)
-    try:
-        api_key, source = resolve_api_key(url, file_store=InsecureFileStore(warn=_warn))
-    except (NoKeyError, InsecureFileError) as exc:
-        raise CliError(str(exc), ExitCode.AUTH) from None
-    return Connection(base_url=url, api_key=api_key, key_source=source.value)
+def _required(found: V | NotConnected) -> V:
+    if isinstance(found, NotConnected):
+        raise exit_error(found)
+    return found
 
 
 def _stdin_is_terminal() -> bool:
@@ -127,27 +103,23 @@ def _read_key(from_stdin: bool) -> SecretStr:
     return SecretStr(key)
 
 
-def check_key(base_url: str, api_key: SecretStr) -> None:
-    """One GET /v1/analyses?limit=1 with the key; CliError 3 if rejected, 5 if unreachable."""
-    from screen_analysis.api.client import ScreenAnalysisClient
-    from screen_analysis.api.errors import (
-        AuthenticationError,
-        InvalidArgumentError,
-        ScreenAnalysisError,
-    )
+def check_key(connection: Connection) -> None:
+    """The one key check, once and without retries; CliError 3 if rejected, 2 if the
+    address or key cannot be used, 5 if the server could not be asked."""
 
-    async def request() -> None:
-        async with ScreenAnalysisClient(base_url, api_key, max_retries=0) as client:
-            await client.list_analyses(limit=1)
+    def client(conn: Connection) -> ScreenAnalysisClient:
+        return make_client(conn, max_retries=0)
 
     try:
-        asyncio.run(request())
-    except AuthenticationError as exc:
-        raise CliError(f"the server rejected the key: {exc}", ExitCode.AUTH) from None
-    except InvalidArgumentError as exc:
-        raise CliError(str(exc), ExitCode.USAGE) from None
-    except ScreenAnalysisError as exc:
-        raise CliError(f"could not check the key with {base_url}: {exc}", ExitCode.API) from None
+        asyncio.run(check_key_with_server(connection, client))
+    except KeyCheckError as exc:
+        if exc.problem is KeyProblem.REFUSED:
+            raise CliError(f"the server rejected the key: {exc.error}", ExitCode.AUTH) from None
+        if exc.problem is KeyProblem.INVALID:
+            raise CliError(str(exc.error), ExitCode.USAGE) from None
+        raise CliError(
+            f"could not check the key with {connection.base_url}: {exc.error}", ExitCode.API
+        ) from None
 
 
 def _keyring_error(exc: KeyringUnavailableError) -> CliError:
@@ -189,11 +161,11 @@ def login(
         if stray:
             # Caught here rather than by click, whose message would echo the argument.
             raise CliError(_ARGUMENT_REFUSED, ExitCode.USAGE)
-        url = target_base_url(ctx.settings, base_url)
-        allow = allow_insecure_http or ctx.settings.allow_insecure_http
-        enforce_transport(url, allow_insecure_http=allow)
+        url = _required(
+            resolve_address(_settings_for(ctx, base_url, allow_http=allow_insecure_http))
+        )
         keystore = KeyStore()
-        files = InsecureFileStore(warn=_warn)
+        files = InsecureFileStore(warn=warn)
         if not insecure_storage:
             try:
                 keystore.check(url)  # before asking for a key there is nowhere to keep
@@ -201,7 +173,7 @@ def login(
                 raise _keyring_error(exc) from None
         api_key = _read_key(api_key_stdin)
         secrets.append(api_key.get_secret_value())
-        check_key(url, api_key)
+        check_key(Connection(url, api_key, key_source="session"))
         where = _store(url, api_key, keystore, files, insecure=insecure_storage)
         save_config_values(ctx.settings.config_path, base_url=url)
         click.echo(f"Logged in to {url} with key {mask_key(api_key)}, stored in {where}.")
@@ -236,7 +208,7 @@ def logout(click_ctx: click.Context, base_url: str | None) -> None:
     ctx = _context(click_ctx)
 
     def action() -> None:
-        url = target_base_url(ctx.settings, base_url)
+        url = _required(configured_base_url(_settings_for(ctx, base_url)))
         removed: list[str] = []
         problem: KeyringUnavailableError | None = None
         try:
@@ -244,7 +216,7 @@ def logout(click_ctx: click.Context, base_url: str | None) -> None:
                 removed.append("the keyring")
         except KeyringUnavailableError as exc:
             problem = exc
-        files = InsecureFileStore(warn=_warn)
+        files = InsecureFileStore(warn=warn)
         try:
             if files.delete(url):
                 removed.append(str(files.path))
@@ -257,9 +229,9 @@ def logout(click_ctx: click.Context, base_url: str | None) -> None:
         else:
             click.echo(f"No key was stored for {url}.")
         if problem is not None and removed:
-            _warn(f"the keyring could not be checked: {problem.cause}")
+            warn(f"the keyring could not be checked: {problem.cause}")
         if os.environ.get(ENV_VAR, "").strip():
-            _warn(f"{ENV_VAR} is set in this environment and still provides a key.")
+            warn(f"{ENV_VAR} is set in this environment and still provides a key.")
 
     _run(ctx, action, [])
 
@@ -278,19 +250,18 @@ def status(click_ctx: click.Context, base_url: str | None) -> None:
     secrets: list[str] = []
 
     def action() -> None:
-        url = target_base_url(ctx.settings, base_url)
-        click.echo(f"Base URL:   {url}")
-        files = InsecureFileStore(warn=_warn)
-        try:
-            api_key, source = resolve_api_key(url, file_store=files)
-        except (NoKeyError, InsecureFileError) as exc:
-            click.echo("Key:        none")
-            raise CliError(str(exc), ExitCode.AUTH) from None
-        secrets.append(api_key.get_secret_value())
-        click.echo(f"Key source: {_describe_source(source, files)}")
-        click.echo(f"Key:        {mask_key(api_key)}")
-        enforce_transport(url, allow_insecure_http=ctx.settings.allow_insecure_http)
-        check_key(url, api_key)
+        settings = _settings_for(ctx, base_url)
+        click.echo(f"Base URL:   {_required(configured_base_url(settings))}")
+        files = InsecureFileStore(warn=warn)
+        found = resolve_connection(settings, file_store=files)
+        if isinstance(found, NotConnected):
+            if not found.reason.is_usage:
+                click.echo("Key:        none")
+            raise exit_error(found)
+        secrets.append(found.api_key.get_secret_value())
+        click.echo(f"Key source: {_describe_source(KeySource(found.key_source), files)}")
+        click.echo(f"Key:        {mask_key(found.api_key)}")
+        check_key(found)
         click.echo("Server:     accepts the key")
 
     _run(ctx, action, secrets)

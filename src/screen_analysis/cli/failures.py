@@ -10,10 +10,11 @@ from typing import NoReturn, TypeVar
 import click
 
 from screen_analysis.api import errors as api_errors
+from screen_analysis.api.describe import describe_error
 from screen_analysis.auth.masking import SecretRedactor
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.config import ConfigError
-from screen_analysis.safe_text import clean
+from screen_analysis.safe_text import shorten_runs
 from screen_analysis.secret import SecretStr
 
 T = TypeVar("T")
@@ -60,11 +61,16 @@ def _report(exc: BaseException, *, debug: bool, secrets: list[str]) -> NoReturn:
     redactor = SecretRedactor(SecretStr(secret) for secret in secrets)
     if debug:
         click.echo(redactor.format_exception(exc), err=True, nl=False)
-    message = clean(str(exc)) or type(exc).__name__
+    message = shorten_runs(describe_error(exc, with_request=True))
     if code is ExitCode.INTERNAL:
         message = f"internal error: {type(exc).__name__}: {message} (run with --debug for details)"
     click.echo("Error: " + redactor.redact(message), err=True)
     raise SystemExit(code)
+
+
+def warn(message: str) -> None:
+    """One warning line on stderr (e.g. a key read from the plain-text file)."""
+    click.echo(f"Warning: {message}", err=True)
 
 
 def _silence_stdout() -> None:

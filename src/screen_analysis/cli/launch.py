@@ -1,17 +1,23 @@
-"""Start the terminal app: the composition root hands it settings and a connection."""
+"""Start the terminal app with what the composition root (`cli/root.py`) resolved.
+
+Nothing here resolves a connection or builds a client: both come in as arguments, so this
+module imports nothing of the command line but its error type.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import click
 
+from screen_analysis.auth.connection import NotConnected
 from screen_analysis.cli.exit_codes import CliError, ExitCode
-from screen_analysis.cli.root import CliContext
-from screen_analysis.config import Connection
+from screen_analysis.config import Connection, Settings
 from screen_analysis.state import RememberedProjects
 
 if TYPE_CHECKING:
+    from screen_analysis.auth.key_check import ClientFactory
     from screen_analysis.auth.keystore import KeyStore
     from screen_analysis.tui.sign_in import SaveKey
     from screen_analysis.tui.themes import ThemeLoad
@@ -33,42 +39,13 @@ def theme_flag() -> str | None:
     return value if isinstance(value, str) else None
 
 
-def start_point(ctx: CliContext) -> tuple[Connection | None, str]:
-    """The connection the app opens with, or None and why (the app then asks for a key).
+def load_checked_themes() -> ThemeLoad:
+    """The shipped and the user's themes; CliError (2) for an unknown `--theme`."""
+    from screen_analysis.tui.themes import load_themes, user_theme_dir
 
-    The address is checked before any key is looked up, and the keyring lookup is
-    time-boxed, so a refused address or a hanging keyring becomes a line on the login
-    screen rather than an exit or a hang.
-    """
-    from screen_analysis.auth import (
-        InsecureFileError,
-        InsecureFileStore,
-        InsecureTransportError,
-        InvalidBaseURLError,
-        NoKeyError,
-        check_transport,
-        normalise_base_url,
-        resolve_api_key,
-    )
-
-    if ctx.demo:
-        return ctx.connection(), ""
-    if not ctx.settings.base_url:
-        return None, ""
-    try:
-        url = normalise_base_url(ctx.settings.base_url)
-        check_transport(url, allow_insecure_http=ctx.settings.allow_insecure_http)
-    except (InvalidBaseURLError, InsecureTransportError) as exc:
-        return None, str(exc)
-    try:
-        api_key, source = resolve_api_key(url, file_store=InsecureFileStore(warn=_warn))
-    except NoKeyError as exc:
-        return None, str(exc.keyring_problem or "")
-    except InsecureFileError as exc:
-        return None, str(exc)
-    connection = Connection(base_url=url, api_key=api_key, key_source=source.value)
-    ctx.use_connection(connection)
-    return connection, ""
+    themes = load_themes(user_theme_dir())
+    check_theme_flag(theme_flag(), themes)
+    return themes
 
 
 def keyring_saver(keystore: KeyStore | None = None) -> SaveKey:
@@ -87,27 +64,28 @@ def keyring_saver(keystore: KeyStore | None = None) -> SaveKey:
     return save
 
 
-def _warn(message: str) -> None:
-    click.echo(f"Warning: {message}", err=True)
-
-
-def launch_app(ctx: CliContext) -> None:
+def launch_app(
+    settings: Settings,
+    start: Connection | NotConnected,
+    *,
+    themes: ThemeLoad,
+    start_demo: Callable[[], Connection],
+    make_client: ClientFactory,
+) -> None:
     """Run the app until the user quits; exit code 0 on `q`."""
     from screen_analysis.tui.app import ScreenAnalysisApp
-    from screen_analysis.tui.themes import load_themes, user_theme_dir
 
-    themes = load_themes(user_theme_dir())
-    check_theme_flag(theme_flag(), themes)
-    ctx.demo_options.setdefault("live", True)  # the app's demo shows activity
-    connection, start_message = start_point(ctx)
+    remembered = RememberedProjects(settings.state_path)
+    if remembered.problem:
+        click.echo(f"Warning: {remembered.problem}", err=True)
     app = ScreenAnalysisApp(
-        settings=ctx.settings,
-        connection=connection,
-        remembered=RememberedProjects(ctx.settings.state_path),
-        start_demo=ctx.start_demo,
+        settings=settings,
+        connection=start,
+        remembered=remembered,
+        start_demo=start_demo,
         save_key=keyring_saver(),
+        make_client=make_client,
         themes=themes,
-        start_message=start_message,
     )
     app.run()
     code = app.return_code or 0

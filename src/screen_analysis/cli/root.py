@@ -1,7 +1,9 @@
 """The `screen-analysis` group and the one composition root.
 
 Everything that runs — the app, a subcommand, a test — gets its Settings, its Connection
-and its API client from here.
+(from the one resolver, `auth.connection`) and its API client (from `make_client`, the one
+factory) from here. Subcommands import this module; it imports them only by name, when
+invoked, so there is no import circle.
 """
 
 from __future__ import annotations
@@ -17,15 +19,51 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from screen_analysis import __version__
+from screen_analysis.auth.connection import NotConnected, resolve_connection
+from screen_analysis.auth.file_store import InsecureFileStore
 from screen_analysis.cli.exit_codes import CliError, ExitCode
-from screen_analysis.cli.failures import run_reporting
+from screen_analysis.cli.failures import run_reporting, warn
 from screen_analysis.config import Connection, Settings, load_settings
+from screen_analysis.safe_text import shorten_runs
 from screen_analysis.secret import SecretStr
 
 if TYPE_CHECKING:
     from screen_analysis.api.client import ScreenAnalysisClient
 
 T = TypeVar("T")
+
+
+DEFAULT_RETRIES = 2  # the client's own default: retries of idempotent reads
+
+NO_SERVER_ADVICE = (
+    "no server configured: pass --base-url URL, set SCREEN_ANALYSIS_BASE_URL, "
+    "run `screen-analysis login`, or try the demo with --demo"
+)
+
+
+def make_client(
+    connection: Connection, *, max_retries: int = DEFAULT_RETRIES
+) -> ScreenAnalysisClient:
+    """The one client factory: every client the CLI, the app and `login` use is built here.
+
+    A key check passes `max_retries=0`: one answer, fast.
+    """
+    from screen_analysis.api.client import ScreenAnalysisClient
+
+    return ScreenAnalysisClient(connection.base_url, connection.api_key, max_retries=max_retries)
+
+
+def exit_error(why: NotConnected) -> CliError:
+    """A missing connection as the command line reports it: 2 for the address, 3 the key."""
+    return CliError(why.message, ExitCode.USAGE if why.reason.is_usage else ExitCode.AUTH)
+
+
+def require_connection(settings: Settings) -> Connection:
+    """The resolved connection, or CliError with one line (the opt-in file warns on stderr)."""
+    found = resolve_connection(settings, file_store=InsecureFileStore(warn=warn))
+    if isinstance(found, NotConnected):
+        raise exit_error(found)
+    return found
 
 
 @dataclass
@@ -54,8 +92,23 @@ class CliContext:
         if self._connection is None:
             if self.demo:
                 return self.start_demo()
-            self._connection = configured_connection(self)
+            if not self.settings.base_url:
+                raise CliError(NO_SERVER_ADVICE, ExitCode.USAGE)
+            self._connection = require_connection(self.settings)
         return self._connection
+
+    def app_start(self) -> Connection | NotConnected:
+        """What the app opens with: a connection, or why there is none (it then asks).
+
+        Never raises for a missing key or a refused address: the app says it on its login
+        or welcome screen. The keyring lookup is time-boxed, so it never hangs either.
+        """
+        if self.demo:
+            return self.connection()
+        found = resolve_connection(self.settings, file_store=InsecureFileStore(warn=warn))
+        if isinstance(found, Connection):
+            self._connection = found
+        return found
 
     def use_connection(self, connection: Connection) -> None:
         """Adopt a connection resolved by the caller (its key is then redacted too)."""
@@ -69,10 +122,7 @@ class CliContext:
 
     def make_client(self) -> ScreenAnalysisClient:
         """A client for the connection; the caller owns it (async with)."""
-        from screen_analysis.api.client import ScreenAnalysisClient
-
-        conn = self.connection()
-        return ScreenAnalysisClient(conn.base_url, conn.api_key)
+        return make_client(self.connection())
 
     def close(self) -> None:
         """Stop what the context started (the embedded demo server)."""
@@ -91,20 +141,6 @@ def start_demo_connection(stack: contextlib.ExitStack, **options: Any) -> Connec
         key_source="demo",
         is_demo=True,
     )
-
-
-def configured_connection(ctx: CliContext) -> Connection:
-    """The configured base URL and the key for it, or a clear error naming what to do."""
-    base_url = ctx.settings.base_url
-    if not base_url:
-        raise CliError(
-            "no server configured: pass --base-url URL, set SCREEN_ANALYSIS_BASE_URL, "
-            "run `screen-analysis login`, or try the demo with --demo",
-            ExitCode.USAGE,
-        )
-    from screen_analysis.cli.auth_commands import resolve_connection
-
-    return resolve_connection(ctx.settings)
 
 
 # Subcommands are imported when named, so opening the app imports none of them.
@@ -136,6 +172,14 @@ class LazyGroup(click.Group):
         command = getattr(importlib.import_module(module_name), attr)
         assert isinstance(command, click.Command)
         return command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; a usage error repeats at most QUOTE_LIMIT characters of a value."""
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            exc.message = shorten_runs(exc.message)  # type: ignore[misc]  # Final in stubs only
+            raise
 
 
 @click.group(
@@ -190,9 +234,22 @@ def cli(
     click_ctx.obj = ctx
     click_ctx.call_on_close(ctx.close)
     if click_ctx.invoked_subcommand is None:
-        from screen_analysis.cli.launch import launch_app
+        ctx.run(lambda: _launch(ctx))
 
-        ctx.run(lambda: launch_app(ctx))
+
+def _launch(ctx: CliContext) -> None:
+    """Build the app from the settings, the resolved start and the one client factory."""
+    from screen_analysis.cli.launch import launch_app, load_checked_themes
+
+    themes = load_checked_themes()  # an unknown --theme stops here, before any lookup
+    ctx.demo_options.setdefault("live", True)  # the app's demo shows activity
+    launch_app(
+        ctx.settings,
+        ctx.app_start(),
+        themes=themes,
+        start_demo=ctx.start_demo,
+        make_client=make_client,
+    )
 
 
 def _raise(exc: Exception) -> Callable[[], None]:

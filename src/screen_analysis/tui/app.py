@@ -12,6 +12,8 @@ from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
 from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.auth.connection import NotConnected, Reason
+from screen_analysis.auth.key_check import ClientFactory
 from screen_analysis.config import (
     ConfigError,
     Connection,
@@ -20,7 +22,7 @@ from screen_analysis.config import (
     save_config_values,
 )
 from screen_analysis.safe_text import clean
-from screen_analysis.state import RememberedProjects
+from screen_analysis.state import RememberedProjects, server_key
 from screen_analysis.tui.commands import MainCommands
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.keys import binding_ids, check_keymap, key_help
@@ -28,7 +30,7 @@ from screen_analysis.tui.screens.help import HelpScreen, HelpSection
 from screen_analysis.tui.screens.login import LoginScreen
 from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.screens.welcome import WelcomeScreen
-from screen_analysis.tui.sign_in import SaveKey, SignIn, SignInError
+from screen_analysis.tui.sign_in import SaveKey, SignIn
 from screen_analysis.tui.theme_provider import ThemePicker
 from screen_analysis.tui.themes import (
     DEFAULT_THEME,
@@ -39,6 +41,7 @@ from screen_analysis.tui.themes import (
     variable_defaults,
 )
 from screen_analysis.tui.widgets.analyses_table import AnalysesTable
+from screen_analysis.tui.widgets.sign_in_form import SignInForm
 
 APP_KEYS: list[BindingType] = [
     Binding("q", "quit", "Quit", tooltip="Quit (exit code 0)", id="quit"),
@@ -49,7 +52,15 @@ BINDING_SCOPES: tuple[tuple[str, list[BindingType]], ...] = (
     ("Act", MainScreen.BINDINGS),
     ("Anywhere", APP_KEYS),
 )
-ClientFactory = Callable[[Connection], ScreenAnalysisClient]
+
+
+def start_line(why: NotConnected) -> str:
+    """The line the login screen opens with when there was no connection at start."""
+    if why.reason is Reason.NO_KEY:
+        return ""  # the form itself says what to do
+    if why.reason is Reason.NO_KEYRING:
+        return why.keyring_problem
+    return why.message
 
 
 def remappable_ids() -> set[str]:
@@ -62,20 +73,15 @@ def help_sections(keymap: Mapping[str, str]) -> list[HelpSection]:
     return [(title, key_help(scope, keymap)) for title, scope in BINDING_SCOPES]
 
 
-def default_client(connection: Connection) -> ScreenAnalysisClient:
-    """The client the app uses unless told otherwise."""
-    return ScreenAnalysisClient(connection.base_url, connection.api_key)
-
-
 class ScreenAnalysisApp(App[int]):
     """Browse projects and analyses of a Screen Analysis Service.
 
-    Built by the composition root with settings, a connection (None: the login screen asks
-    for a key when a base URL is configured, else the welcome screen offers the demo), the
-    remembered projects and a clock. `start_demo` starts the embedded server and returns its
-    connection; `save_key` stores a key the server accepted (in the keyring); `start_message`
-    says why there is no connection (no usable keyring, a refused address); `make_client` lets
-    tests choose client options.
+    Built by the composition root with settings, the connection the one resolver found or
+    why there is none (`NotConnected`: no server opens the welcome screen, which offers the
+    demo; anything else the login screen, saying why; None decides from the settings alone),
+    the remembered projects and a clock. `start_demo` starts the embedded server and returns
+    its connection; `save_key` stores a key the server accepted (in the keyring);
+    `make_client` is the composition root's client factory.
     """
 
     TITLE = "screen-analysis"
@@ -86,15 +92,14 @@ class ScreenAnalysisApp(App[int]):
     def __init__(
         self,
         settings: Settings,
-        connection: Connection | None,
+        connection: Connection | NotConnected | None,
         remembered: RememberedProjects,
         clock: Callable[[], datetime] = now_utc,
         start_demo: Callable[[], Connection] | None = None,
         *,
+        make_client: ClientFactory,
         save_key: SaveKey | None = None,
-        make_client: ClientFactory = default_client,
         themes: ThemeLoad | None = None,
-        start_message: str = "",
     ) -> None:
         """Remember what to connect to; nothing is opened before mount.
 
@@ -102,17 +107,18 @@ class ScreenAnalysisApp(App[int]):
         """
         super().__init__()
         self.settings = settings
-        self.connection = connection
+        self.connection = connection if isinstance(connection, Connection) else None
+        self.not_connected = connection if isinstance(connection, NotConnected) else None
         self.remembered = remembered
         self.clock = clock
         self.start_demo = start_demo
         self.save_key = save_key
         self.make_client = make_client
-        self.start_message = start_message
         self.client: ScreenAnalysisClient | None = None
         self.themes_loaded = themes if themes is not None else load_themes(user_theme_dir())
         register_themes(self, self.themes_loaded.themes)
         self._theme_note = ""
+        self._state_warning: str | None = None
         wanted = settings.theme or DEFAULT_THEME
         if wanted not in self.available_themes:
             self._theme_note = f"The theme {wanted!r} is not available; using {DEFAULT_THEME}."
@@ -133,14 +139,18 @@ class ScreenAnalysisApp(App[int]):
         low_colour = self.no_color or self.console.color_system in (None, "standard", "windows")
         self.set_class(low_colour, "-low-colour")
         self._report_theme_problems()
+        why = self.not_connected
+        self._report_state_problem(self.remembered.problem)
         if self._keymap_problems:
             lines = ["[keymap] in " + str(self.settings.config_path) + ": left out, defaults kept:"]
             self.notify("\n".join(lines + self._keymap_problems), severity="warning",
                         timeout=15, markup=False)  # fmt: skip
         if self.connection is not None:
             await self._browse(self.connection)
-        elif self.settings.base_url or self.start_message:
-            await self.push_screen(self._login(self.start_message), self._signed_in)
+        elif why is not None and why.reason is not Reason.NO_SERVER:
+            await self.push_screen(self._login(start_line(why)), self._signed_in)
+        elif why is None and self.settings.base_url:
+            await self.push_screen(self._login(), self._signed_in)
         else:
             await self.push_screen(self._welcome())
 
@@ -150,20 +160,17 @@ class ScreenAnalysisApp(App[int]):
 
     def _welcome(self, message: str = "") -> WelcomeScreen:
         return WelcomeScreen(
+            self._sign_in(),
             base_url=self.settings.base_url,
             demo_available=self.start_demo is not None,
-            can_store_key=self.save_key is not None,
             allow_insecure_http=self.settings.allow_insecure_http,
             message=message,
         )
 
-    def _sign_in(self, *, store: bool = True, demo: bool = False) -> SignIn:
-        keep = store and not demo
-        return SignIn(
-            self.make_client,
-            self.save_key if keep else None,
-            self.settings.config_path if keep else None,
-        )
+    def _sign_in(self, *, demo: bool = False) -> SignIn:
+        """The one sign-in path; a demo key is never kept."""
+        sign_in = SignIn(self.make_client, self.save_key, self.settings.config_path)
+        return sign_in.session_only() if demo else sign_in
 
     def _login(self, message: str = "", *, renewing: Connection | None = None) -> LoginScreen:
         return LoginScreen(
@@ -190,6 +197,9 @@ class ScreenAnalysisApp(App[int]):
         self.connection = connection
         self.client = self.make_client(connection)
         self.sub_title = "demo" if connection.is_demo else clean(connection.base_url)
+        key = server_key(connection.base_url, is_demo=connection.is_demo)
+        self.remembered = self.remembered.for_server(key)
+        self._report_state_problem(self.remembered.problem)
         screen = MainScreen(
             self.client,
             settings=self.settings,
@@ -213,24 +223,12 @@ class ScreenAnalysisApp(App[int]):
         assert self.start_demo is not None
         return self.start_demo()
 
-    @on(WelcomeScreen.ConnectRequested)
-    def _connect_requested(self, event: WelcomeScreen.ConnectRequested) -> None:
-        self._connect_from_welcome(event.connection, event.store_key)
-
-    @work(exclusive=True, group="sign-in", exit_on_error=False)
-    async def _connect_from_welcome(self, connection: Connection, store: bool) -> None:
-        """Check the key typed on the welcome screen; keep it if asked; browse."""
-        sign_in = self._sign_in(store=store)
-        try:
-            await sign_in.check(connection)
-        except SignInError as exc:
-            if isinstance(self.screen, WelcomeScreen):
-                self.screen.show_message(str(exc))
-            return
-        connection, note = await sign_in.store(connection)
-        await self._browse(connection)
-        if note:
-            self.notify(note, severity="warning", timeout=20, markup=False)
+    @on(SignInForm.Accepted)
+    async def _connected_from_welcome(self, event: SignInForm.Accepted) -> None:
+        """The welcome screen's form signed in (the login screen dismisses itself)."""
+        await self._browse(event.connection)
+        if event.note:
+            self.notify(event.note, severity="warning", timeout=20, markup=False)
 
     @on(MainScreen.KeyRejected)
     def _key_rejected(self, event: MainScreen.KeyRejected) -> None:
@@ -282,6 +280,12 @@ class ScreenAnalysisApp(App[int]):
             lines.extend(clean(str(problem)) for problem in problems)
         if lines:
             self.notify("\n".join(lines), severity="warning", timeout=12, markup=False)
+
+    def _report_state_problem(self, problem: str | None) -> None:
+        """A damaged state file: one warning (the app goes on with nothing remembered)."""
+        if problem and problem != self._state_warning:
+            self._state_warning = problem
+            self.notify(clean(problem), severity="warning", timeout=15, markup=False)
 
     def action_change_theme(self) -> None:
         """Choose a theme with a live preview; the one kept is saved in the config file."""

@@ -11,19 +11,12 @@ import dataclasses
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from screen_analysis.api.client import ScreenAnalysisClient
-from screen_analysis.api.errors import (
-    APIConnectionError,
-    APITimeoutError,
-    AuthenticationError,
-    InvalidArgumentError,
-    ScreenAnalysisError,
-)
+from screen_analysis.api.describe import describe_error
 from screen_analysis.auth.errors import KeyringUnavailableError
+from screen_analysis.auth.key_check import ClientFactory, KeyCheckError, KeyProblem, check_key
 from screen_analysis.config import ConfigError, Connection, save_config_values
 from screen_analysis.safe_text import clean
 
-ClientFactory = Callable[[Connection], ScreenAnalysisClient]
 SaveKey = Callable[[Connection], Awaitable[None]]
 """Stores a checked key for its base URL; raises KeyringUnavailableError when it cannot."""
 
@@ -46,44 +39,21 @@ class SignIn:
         self._save_key = save_key
         self._config_path = config_path
 
+    def session_only(self) -> SignIn:
+        """The same check, keeping nothing: the key lives in memory for this session."""
+        return SignIn(self._make_client, None, None)
+
     @property
     def can_store(self) -> bool:
         """Whether accepted keys are kept beyond this session."""
         return self._save_key is not None
 
     async def check(self, connection: Connection) -> None:
-        """One cheap request with the key; SignInError with advice when it is not accepted."""
+        """The one key check; SignInError with advice when the key is not accepted."""
         try:
-            async with self._make_client(connection) as client:
-                await client.list_analyses(limit=1)
-        except AuthenticationError as exc:
-            raise SignInError(
-                "The server refused this key ("
-                + _detail(exc, connection)
-                + "). Check it and try again; nothing was stored."
-            ) from None
-        except APITimeoutError as exc:
-            raise SignInError(
-                "The server at "
-                + clean(connection.base_url)
-                + " did not answer in time ("
-                + _detail(exc, connection)
-                + "). Try again."
-            ) from None
-        except APIConnectionError as exc:
-            raise SignInError(
-                "Cannot reach the server at "
-                + clean(connection.base_url)
-                + " ("
-                + _detail(exc, connection)
-                + "). Is it running, and is the address right?"
-            ) from None
-        except InvalidArgumentError as exc:
-            raise SignInError(_detail(exc, connection)) from None
-        except ScreenAnalysisError as exc:
-            raise SignInError(
-                "The key could not be checked: " + _detail(exc, connection) + ". Try again."
-            ) from None
+            await check_key(connection, self._make_client)
+        except KeyCheckError as exc:
+            raise SignInError(_advice(exc, connection)) from None
 
     async def store(self, connection: Connection) -> tuple[Connection, str]:
         """Keep a checked key: the connection to go on with, and a note when the key could
@@ -106,8 +76,31 @@ class SignIn:
         return connection, " ".join(notes)
 
 
-def _detail(error: ScreenAnalysisError, connection: Connection) -> str:
+def _advice(failure: KeyCheckError, connection: Connection) -> str:
+    """What went wrong with the check, and what to do, in words for the form."""
+    detail = _detail(failure.error, connection)
+    where = clean(connection.base_url)
+    match failure.problem:
+        case KeyProblem.REFUSED:
+            return (
+                f"The server refused this key ({detail}). "
+                "Check it and try again; nothing was stored."
+            )
+        case KeyProblem.TIMED_OUT:
+            return f"The server at {where} did not answer in time ({detail}). Try again."
+        case KeyProblem.UNREACHABLE:
+            return (
+                f"Cannot reach the server at {where} ({detail}). "
+                "Is it running, and is the address right?"
+            )
+        case KeyProblem.INVALID:
+            return detail
+        case _:
+            return f"The key could not be checked: {detail}. Try again."
+
+
+def _detail(error: BaseException, connection: Connection) -> str:
     """The error in a line, cleaned, with the key taken out should a server echo it."""
-    text = clean(str(error))
+    text = describe_error(error, with_request=True)
     secret = connection.api_key.get_secret_value()
     return text.replace(secret, "[redacted]") if len(secret) >= 4 else text

@@ -13,7 +13,7 @@ from textual.color import Color, ColorParseError
 from textual.css.constants import VALID_STYLE_FLAGS
 from textual.theme import Theme
 
-from screen_analysis.tui.themes import APP_VARIABLES
+from screen_analysis.tui.theme_variables import APP_VARIABLES
 
 _COLOUR_FIELDS: Final = (
     "primary",

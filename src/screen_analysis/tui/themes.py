@@ -10,7 +10,7 @@ the app switches to it. Nothing here needs a running app.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib.resources import files
 from importlib.resources.abc import Traversable
@@ -21,28 +21,13 @@ from textual.app import App
 from textual.theme import BUILTIN_THEMES, Theme
 
 from screen_analysis.config import config_dir
+from screen_analysis.tui.theme_variables import APP_VARIABLES
 
 DEFAULT_THEME: Final = "screen-analysis-dark"
 LIGHT_THEME: Final = "screen-analysis-light"
 HIGH_CONTRAST_THEME: Final = "screen-analysis-high-contrast"
 
 MAX_THEME_FILE_BYTES: Final = 64 * 1024
-
-# The app's own theme variables, each with the Textual variables its default is taken from
-# (the first one the theme generates) when a theme does not set it, so `$status-completed`
-# works with Textual's built-in themes too, ANSI ones included.
-APP_VARIABLES: Final[Mapping[str, tuple[str, ...]]] = {
-    "status-pending": ("foreground-muted", "foreground"),
-    "status-processing": ("warning",),
-    "status-completed": ("success",),
-    "status-failed": ("error",),
-    "status-unknown": ("accent",),
-    "score-good": ("success",),
-    "score-fair": ("warning",),
-    "score-poor": ("error",),
-    "score-bar-fill": ("primary",),
-    "score-bar-empty": ("foreground-disabled", "foreground-muted", "foreground"),
-}
 
 
 @dataclass(frozen=True)

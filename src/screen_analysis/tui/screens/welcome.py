@@ -1,4 +1,8 @@
-"""The welcome screen: no server configured yet — try the demo, or connect to a server."""
+"""The welcome screen: no server configured yet — try the demo, or connect to a server.
+
+The connect form and the sign-in itself are the shared `SignInForm`; its `Accepted` goes
+up to the app, which browses.
+"""
 
 from __future__ import annotations
 
@@ -7,18 +11,13 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.content import Content
+from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
+from textual.widgets import Button, Footer, Input, Static
 
-from screen_analysis.auth.base_url import normalise_base_url
-from screen_analysis.auth.errors import InsecureTransportError, InvalidBaseURLError
-from screen_analysis.auth.transport_policy import check_transport
-from screen_analysis.config import Connection
-from screen_analysis.safe_text import clean
-from screen_analysis.secret import SecretStr
+from screen_analysis.tui.sign_in import SignIn
+from screen_analysis.tui.widgets.sign_in_form import SignInForm
 
 INTRO = (
     "No server is configured yet. Try the built-in demo (a local reference server with "
@@ -31,10 +30,10 @@ ENV_HINT = (
 
 
 class WelcomeScreen(Screen[None]):
-    """Posts `DemoRequested` or `ConnectRequested`; the app does the connecting."""
+    """Posts `DemoRequested`; the form's `SignInForm.Accepted` reaches the app."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+d", "demo", "Try the demo"),
+        Binding("ctrl+d", "demo", "Try the demo", id="welcome-demo"),
     ]
 
     DEFAULT_CSS = """
@@ -43,7 +42,6 @@ class WelcomeScreen(Screen[None]):
         & > VerticalScroll { width: 80; max-width: 100%; height: auto; max-height: 100%; }
         & #welcome-box { height: auto; border: round $primary; padding: 0 1; }
         & #welcome-title { text-style: bold; color: $primary; }
-        & .welcome-text { margin-bottom: 1; }
         & .welcome-hint { color: $foreground-muted; }
         & #welcome-error { color: $error; }
         & Label { margin-top: 1; }
@@ -56,46 +54,50 @@ class WelcomeScreen(Screen[None]):
     class DemoRequested(Message):
         """The user wants the demo server."""
 
-    @dataclass
-    class ConnectRequested(Message):
-        """The user filled in a server and a key; `store_key` asks to keep the key."""
-
-        connection: Connection
-        store_key: bool = False
-
     def __init__(
         self,
+        sign_in: SignIn,
         *,
         base_url: str | None = None,
         demo_available: bool = True,
-        can_store_key: bool = False,
         allow_insecure_http: bool = False,
         message: str = "",
     ) -> None:
-        """Offer the demo when available, a connect form prefilled with `base_url`."""
+        """Offer the demo when available, a connect form prefilled with `base_url`; the
+        key is kept only when the user ticks the box (and `sign_in` can keep it)."""
         super().__init__()
+        self._sign_in = sign_in
         self._base_url = base_url or ""
         self._demo_available = demo_available
-        self._can_store_key = can_store_key
         self._allow_insecure_http = allow_insecure_http
         self._message = message
 
+    @property
+    def form(self) -> SignInForm:
+        """The connect form."""
+        return self.query_one(SignInForm)
+
     def compose(self) -> ComposeResult:
-        """Intro, demo button, connect form, hint."""
+        """Intro, the connect form with the demo button, hint."""
+        buttons = [Button("Connect", id="connect", variant="primary")]
+        if self._demo_available:
+            buttons.append(Button("Try the demo", id="demo"))
         with VerticalScroll(), Vertical(id="welcome-box"):
             yield Static("Welcome to screen-analysis", id="welcome-title", markup=False)
-            yield Static(INTRO, classes="welcome-text", markup=False)
-            yield Label("Base URL")
-            yield Input(self._base_url, placeholder="https://api.example.com", id="base-url")
-            yield Label("API key")
-            yield Input(password=True, placeholder="your API key", id="api-key")
-            if self._can_store_key:
-                yield Checkbox("Store the key in the system keyring", id="store-key")
-            yield Static(Content(clean(self._message)), id="welcome-error", markup=False)
-            with Horizontal(id="welcome-buttons"):
-                yield Button("Connect", id="connect", variant="primary")
-                if self._demo_available:
-                    yield Button("Try the demo", id="demo")
+            yield Static(INTRO, classes="welcome-text", markup=False)  # the form's label spaces it
+            yield SignInForm(
+                self._sign_in,
+                buttons=buttons,
+                buttons_id="welcome-buttons",
+                message_id="welcome-error",
+                key_placeholder="your API key",
+                empty_key="Enter the API key.",
+                base_url=self._base_url,
+                message=self._message,
+                allow_insecure_http=self._allow_insecure_http,
+                offer_storing=True,
+                pause_on_note=False,
+            )
             yield Static(ENV_HINT, classes="welcome-hint", markup=False)
         yield Footer()
 
@@ -107,20 +109,14 @@ class WelcomeScreen(Screen[None]):
             self.query_one("#base-url" if not self._base_url else "#api-key", Input).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        """Demo or connect."""
+        """The demo (the form handles connecting)."""
         event.stop()
         if event.button.id == "demo":
             self.action_demo()
-        else:
-            self._connect()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in the URL field moves to the key; Enter in the key connects."""
+    def on_sign_in_form_said(self, event: SignInForm.Said) -> None:
+        """Nothing here depends on the message line."""
         event.stop()
-        if event.input.id == "base-url":
-            self.query_one("#api-key", Input).focus()
-        else:
-            self._connect()
 
     def action_demo(self) -> None:
         """Ask for the demo."""
@@ -128,25 +124,6 @@ class WelcomeScreen(Screen[None]):
             self.show_message("Starting the demo server…")
             self.post_message(self.DemoRequested())
 
-    def show_message(self, text: str) -> None:
+    def show_message(self, text: str, kind: str = "error") -> None:
         """Show a line under the form (server-derived text is cleaned and literal)."""
-        self.query_one("#welcome-error", Static).update(Content(clean(text)))
-
-    def _connect(self) -> None:
-        raw_url = self.query_one("#base-url", Input).value
-        key = self.query_one("#api-key", Input).value.strip()
-        try:
-            base_url = normalise_base_url(raw_url)
-            check_transport(base_url, allow_insecure_http=self._allow_insecure_http)
-        except (InvalidBaseURLError, InsecureTransportError) as exc:
-            self.show_message(str(exc))
-            self.query_one("#base-url", Input).focus()
-            return
-        if not key:
-            self.show_message("Enter the API key.")
-            self.query_one("#api-key", Input).focus()
-            return
-        store = self._can_store_key and self.query_one("#store-key", Checkbox).value
-        self.show_message("Connecting…")
-        connection = Connection(base_url, SecretStr(key), key_source="session")
-        self.post_message(self.ConnectRequested(connection, store_key=store))
+        self.form.show_message(text, kind)

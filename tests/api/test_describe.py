@@ -1,0 +1,58 @@
+"""describe_error: the one place that turns an error into words."""
+
+from __future__ import annotations
+
+import pytest
+
+from screen_analysis.api.describe import describe_error
+from screen_analysis.api.errors import (
+    APIConnectionError,
+    APITimeoutError,
+    AuthenticationError,
+    InvalidResponseError,
+    NotFoundError,
+    PaginationLoopError,
+    RateLimitError,
+    ServerError,
+)
+from screen_analysis.config import ConfigError
+
+REQUEST = "GET /v1/projects/proj_x"
+
+
+@pytest.mark.parametrize(
+    ("error", "short"),
+    [
+        (NotFoundError("no such project", request=REQUEST, status_code=404),
+         "HTTP 404: not found 404: no such project"),
+        (AuthenticationError("Invalid API key", request=REQUEST, status_code=401),
+         "HTTP 401: authentication failed 401: Invalid API key"),
+        (RateLimitError("slow down", request=REQUEST, retry_after=2.0),
+         "rate limited by the server (429)"),
+        (ServerError("boom", request=REQUEST, status_code=503), "HTTP 503: server error 503: boom"),
+        (APIConnectionError("refused", request=REQUEST), "connection failed: refused"),
+        (APITimeoutError("read timeout", request=REQUEST), "timed out: read timeout"),
+        (InvalidResponseError("not JSON", request=REQUEST), "invalid response: not JSON"),
+        (PaginationLoopError("cursor c1 again"), "pagination loop: cursor c1 again"),
+        (ConfigError("cannot read config file"), "cannot read config file"),
+        (RuntimeError(), "RuntimeError"),
+    ],
+)  # fmt: skip
+def test_one_short_line_per_kind(error: BaseException, short: str) -> None:
+    assert describe_error(error) == short
+
+
+def test_with_the_request_and_the_attempts() -> None:
+    error = ServerError("boom", request=REQUEST, status_code=503)
+    error.attempts = 3
+    assert describe_error(error, with_request=True) == (
+        REQUEST + ": server error 503: boom (after 3 attempts)"
+    )
+    assert describe_error(ValueError("plain"), with_request=True) == "plain"
+
+
+def test_server_text_is_one_clean_line() -> None:
+    error = NotFoundError("no\x1b[2J such\nproject", request=REQUEST, status_code=404)
+    for text in (describe_error(error), describe_error(error, with_request=True)):
+        assert "\x1b" not in text and "\n" not in text
+    assert describe_error(RuntimeError("\x1b[31mred\nline")) == "␛[31mred line"
