@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
@@ -22,6 +22,7 @@ from screen_analysis.api.models import Analysis
 from screen_analysis.insight.compare import Comparison, compare
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import DASH, local_time, status_glyph, status_word
+from screen_analysis.tui.screens.insight_keys import COMPARE_KEYS
 from screen_analysis.tui.widgets.diff_table import DiffTable
 
 ImageSlot = Callable[[Analysis], Widget]
@@ -44,10 +45,7 @@ def sentences(items: Sequence[str], empty: str) -> Content:
 class CompareScreen(Screen[None]):
     """A (the marked analysis) and B side by side."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "back", "Back", tooltip="Back to the analyses", id="compare-back"),
-        Binding("s", "swap", "Swap A/B", tooltip="Swap the two sides", id="compare-swap"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = COMPARE_KEYS
 
     DEFAULT_CSS = """
     CompareScreen {

@@ -20,7 +20,7 @@ from typing import ClassVar
 
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
@@ -36,6 +36,7 @@ from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.screens import overview_charts as view
 from screen_analysis.tui.screens.export_dialogs import ExportPathDialog, ReplaceFileDialog
+from screen_analysis.tui.screens.insight_keys import OVERVIEW_KEYS
 from screen_analysis.tui.widgets.bar_rows import BarRows
 from screen_analysis.tui.widgets.column_chart import ColumnChart
 
@@ -73,11 +74,7 @@ class OverviewScreen(Screen[None]):
     """The overview of one project (or all), read page by page in a named worker."""
 
     COMMANDS: ClassVar = {OverviewCommands}
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back", tooltip="Stop reading, or go back", id="overview-back"),
-        Binding("r", "reload", "Refresh", tooltip="Read every page again", id="overview-refresh"),
-        Binding("e", "export", "Export", tooltip="Write this overview as a report", id="export"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = OVERVIEW_KEYS
 
     DEFAULT_CSS = """
     OverviewScreen {
