@@ -24,6 +24,14 @@ MAIN_KEYS: list[BindingType] = [
     Binding(
         "p", "toggle_auto_refresh", "Pause", tooltip="Pause or resume the auto-refresh", id="pause"
     ),
+    Binding(
+        "L",
+        "load_all",
+        "Load all",
+        show=False,
+        tooltip="Load every page of the view (up to 100,000 rows); Esc stops",
+        id="load-all",
+    ),
     Binding("slash", "act('find')", "Find", tooltip="Find in the loaded rows by label", id="find"),
     Binding(
         "n",
@@ -72,6 +80,13 @@ MAIN_KEYS: list[BindingType] = [
         show=False,
         tooltip="Compare the marked analysis with the highlighted one",
         id="compare",
+    ),
+    Binding(
+        "b",
+        "act('toggle_sidebar')",
+        "Sidebar",
+        tooltip="Fold the project sidebar away, or back",
+        id="sidebar",
     ),
     Binding(
         "escape",
