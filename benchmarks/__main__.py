@@ -20,7 +20,16 @@ from typing import Any
 
 from screen_analysis.demo.config import DemoConfig
 
-from . import cli_throughput, cold_start, image_preview, memory, scroll_stall, table_append
+from . import (
+    cli_throughput,
+    cold_start,
+    image_preview,
+    memory,
+    overview,
+    polling,
+    scroll_stall,
+    table_append,
+)
 from .server_process import ServerProcess
 
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "latest.json"
@@ -74,9 +83,11 @@ def run(mode: Mode) -> dict[str, Any]:
     report["scroll"] = scroll_stall.run(mode.scroll_sizes)
     with ServerProcess(DemoConfig(analyses=mode.analyses, seed=7)) as server:
         bodies = memory.fetch_pages(server.base_url, server.api_key, mode.analyses)
+        report["overview"] = overview.run(server.base_url, server.api_key, mode.cli_repeats + 1)
     report["cli"] = cli_throughput.run_both(mode.cli_analyses, mode.cli_repeats)
     report["memory"] = memory.run(bodies)
     report["images"] = image_preview.run()
+    report["polling"] = polling.run()
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report
 
@@ -169,6 +180,35 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]
         )
     )
     rows.extend(image_rows(report["images"]))
+    poll = report["polling"]
+    rows.append(
+        (
+            "Requests per idle refresh round at rows 0 / 1,000 / 10,000",
+            " / ".join(f"{r['per_round']:g}" for r in poll["runs"]),
+            f"{poll['budget_pages']} (the budget: two pages a round)",
+            f"{poll['worst_per_round'] / poll['budget_pages']:.2f}",
+            _targets(poll),
+        )
+    )
+    view = report["overview"]
+    rows.append(
+        (
+            f"Overview, {view['analyses']:,} analyses",
+            f"{view['overview_s']:.2f} s",
+            f"{view['bare_walk_s']:.2f} s (bare walk)",
+            f"{view['ratio']:.2f}",
+            _targets(view),
+        )
+    )
+    rows.append(
+        (
+            "Overview peak memory (client side)",
+            f"{view['overview_peak_bytes'] / 1e6:.2f} MB",
+            f"{view['bare_peak_bytes'] / 1e6:.2f} MB (walk keeping nothing)",
+            f"{view['memory_ratio']:.2f}",
+            f"held after: {view['overview_held_bytes'] / 1e3:.0f} kB",
+        )
+    )
     return rows
 
 

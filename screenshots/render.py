@@ -28,6 +28,7 @@ os.environ.pop("NO_COLOR", None)
 time.tzset()
 
 from textual.pilot import Pilot  # noqa: E402
+from textual.screen import ModalScreen  # noqa: E402
 
 from screen_analysis.api.client import ScreenAnalysisClient  # noqa: E402
 from screen_analysis.config import Connection, Settings  # noqa: E402
@@ -37,7 +38,9 @@ from screen_analysis.secret import SecretStr  # noqa: E402
 from screen_analysis.state import RememberedProjects  # noqa: E402
 from screen_analysis.tui.app import ScreenAnalysisApp  # noqa: E402
 from screen_analysis.tui.graphics import Graphics  # noqa: E402
+from screen_analysis.tui.screens.compare import CompareScreen  # noqa: E402
 from screen_analysis.tui.screens.main import MainScreen  # noqa: E402
+from screen_analysis.tui.screens.overview import OverviewScreen  # noqa: E402
 from screen_analysis.tui.themes import load_themes  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -59,6 +62,14 @@ class Shot:
     images: bool = False  # half-cell previews
 
 
+ACME = ("shift+tab", "down", "down", "down", "down", "enter")
+
+
+def find(text: str) -> tuple[str, ...]:
+    """The keys that find `text` in the loaded labels (the field cleared first)."""
+    return ("slash", "ctrl+u", *("space" if c == " " else c for c in text), "enter")
+
+
 SHOTS: tuple[Shot, ...] = (
     Shot("main-120x40", (120, 40)),
     Shot("main-80x24", (80, 24)),
@@ -66,6 +77,14 @@ SHOTS: tuple[Shot, ...] = (
     Shot("detail-failed", (120, 40), keys=("5", "enter")),
     Shot("image-preview", (120, 40), keys=("4", "down"), images=True),
     Shot("image-full", (120, 40), keys=("4", "down", "i"), images=True),
+    # Acme Checkout (fourth down the sidebar) improves after its redesign: its overview, and
+    # two versions of its cart summary compared.
+    Shot("overview", (120, 40), keys=(*ACME, "v")),
+    Shot(
+        "compare",
+        (120, 40),
+        keys=(*ACME, "4", *find("Cart summary v1"), "m", *find("Cart summary v4"), "c"),
+    ),
     *(Shot(f"theme-{name}", (120, 40), theme=name, title=name) for name in SHIPPED_THEMES),
 )
 
@@ -80,6 +99,14 @@ async def _wait(pilot: Pilot[Any], check: Callable[[], bool], timeout: float = 2
 
 async def _settled(pilot: Pilot[Any]) -> None:
     app = pilot.app
+    if isinstance(app.screen, ModalScreen):  # a dialog being typed into
+        await pilot.pause()
+        return
+    if isinstance(app.screen, OverviewScreen | CompareScreen):
+        overview = app.screen
+        await _wait(pilot, lambda: not getattr(overview, "reading", False))
+        await pilot.pause()
+        return
     await _wait(pilot, lambda: isinstance(app.screen, MainScreen))
     screen = app.screen
     assert isinstance(screen, MainScreen)
@@ -99,12 +126,14 @@ async def render(shot: Shot, server: DemoServer, folder: Path) -> str:
         server.base_url, SecretStr(server.api_key), key_source="demo", is_demo=True
     )
     settings = Settings(
-        theme=shot.theme, config_path=folder / "config.toml", state_path=folder / "state.json"
+        theme=shot.theme,
+        config_path=folder / "config.toml",
+        state_path=folder / f"{shot.name}.state.json",  # a fresh sidebar order per shot
     )
     app = ScreenAnalysisApp(
         settings,
         connection,
-        RememberedProjects(folder / "state.json"),
+        RememberedProjects(folder / f"{shot.name}.state.json"),
         clock=lambda: NOW,
         make_client=lambda c: ScreenAnalysisClient(c.base_url, c.api_key, max_retries=0),
         themes=load_themes(None),  # shipped themes only: the user's own stay out
@@ -114,8 +143,8 @@ async def render(shot: Shot, server: DemoServer, folder: Path) -> str:
         await _settled(pilot)
         for key in shot.keys:
             await pilot.press(key)
-            if isinstance(app.screen, MainScreen):
-                await _settled(pilot)
+            await pilot.pause(0.2)  # a dialog the key opens is up before the next key
+            await _settled(pilot)
         if shot.images:
             await _wait(pilot, lambda: _image_painted(app))
         await pilot.pause()

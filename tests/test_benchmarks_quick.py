@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from benchmarks import image_preview, memory, scroll_stall, table_append
+from benchmarks import image_preview, memory, overview, scroll_stall, table_append
 from benchmarks.server_process import ServerProcess
 
 from screen_analysis.demo.config import DemoConfig
@@ -44,3 +44,16 @@ def test_scrolling_asks_each_page_once_and_stalls_less_than_loading_at_the_end()
 def test_decoding_an_image_does_not_block_the_loop() -> None:
     report = asyncio.run(image_preview.decode_blocking())
     assert report["ratio"] <= 0.3, report
+
+
+def test_overview_costs_little_more_than_a_bare_walk_and_keeps_little() -> None:
+    sizes = {}
+    for analyses in (2_000, 8_000):
+        with ServerProcess(DemoConfig(analyses=analyses, seed=7)) as server:
+            sizes[analyses] = overview.run(server.base_url, server.api_key, repeats=2)
+    large = sizes[8_000]
+    assert large["analyses"] == 8_000
+    assert large["ratio"] <= 1.5, large  # target 1.2; a margin for a shared machine
+    assert large["memory_ratio"] <= 1.5, large
+    # What the overview holds does not grow with the analyses.
+    assert large["overview_held_bytes"] <= 1.5 * sizes[2_000]["overview_held_bytes"], sizes

@@ -152,6 +152,7 @@ SUBCOMMANDS = {
     "auth": "screen_analysis.cli.auth_commands:auth",
     "demo-server": "screen_analysis.cli.demo_server:demo_server",
     "serve": "screen_analysis.cli.serve:serve",
+    "report": "screen_analysis.cli.report:report",
 }
 
 

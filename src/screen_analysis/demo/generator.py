@@ -14,9 +14,17 @@ from datetime import UTC, datetime
 from typing import NamedTuple
 
 from screen_analysis.demo.config import DemoConfig
+from screen_analysis.demo.stories import (
+    DAY_S,
+    Story,
+    draw_error,
+    draw_story_breakdown,
+    failure_rate,
+    screen_version,
+    story_for,
+)
 from screen_analysis.demo.vocabulary import (
     CRITERIA,
-    ERROR_MESSAGES,
     FEEDBACK,
     IMAGE_HOST,
     NEUTRAL_FEEDBACK,
@@ -104,17 +112,29 @@ def draw_feedback(rng: random.Random, breakdown: Sequence[int]) -> tuple[str, ..
     return tuple(sentences) if sentences else (rng.choice(NEUTRAL_FEEDBACK),)
 
 
-def draw_outcome(rng: random.Random, weights: Mapping[str, float] | None) -> Outcome:
-    """Breakdown, overall score (project weights or platform defaults) and feedback."""
-    breakdown = draw_breakdown(rng)
+def draw_outcome(
+    rng: random.Random,
+    weights: Mapping[str, float] | None,
+    story: Story | None = None,
+    age_days: float = 0.0,
+) -> Outcome:
+    """Breakdown (following the project's story when given), overall score (project weights
+    or platform defaults) and feedback."""
+    breakdown = draw_breakdown(rng) if story is None else draw_story_breakdown(rng, story, age_days)
     score = weighted_score(breakdown, weights or PLATFORM_WEIGHTS)
     return Outcome(score, breakdown, draw_feedback(rng, breakdown))
 
 
-def draw_label(rng: random.Random, screens: Sequence[str]) -> str:
-    """A label like a real product screen: "Checkout — payment step v3 (dark)"."""
+def draw_label(rng: random.Random, screens: Sequence[str], version: int | None = None) -> str:
+    """A label like a real product screen: "Checkout — payment step v3 (dark)".
+
+    With `version` (a redesigned product) every label carries it; otherwise some carry a
+    random one.
+    """
     label = rng.choice(screens)
-    if rng.random() < 0.35:
+    if version is not None:
+        label += f" v{version}"
+    elif rng.random() < 0.35:
         label += f" v{rng.randint(2, 6)}"
     return label + rng.choice(SCREEN_VARIANTS)
 
@@ -124,18 +144,8 @@ def draw_image_url(slug: str, analysis_id: str) -> str:
     return f"{IMAGE_HOST}/{slug}/{analysis_id[4:16]}.png"
 
 
-def _draw_criteria(rng: random.Random) -> dict[str, float] | None:
-    if rng.random() < 0.35:
-        return None
-    # Twentieths that sum to 20 give weights in steps of 0.05 that sum to exactly 1.0.
-    parts = [1] * len(CRITERIA)
-    for _ in range(20 - len(CRITERIA)):
-        parts[rng.randrange(len(CRITERIA))] += 1
-    return {name: part / 20 for name, part in zip(CRITERIA, parts, strict=True)}
-
-
 def generate_projects(config: DemoConfig, rng: random.Random) -> list[ProjectRow]:
-    """`config.projects` projects, cycling through the product names."""
+    """`config.projects` projects, cycling through the product names and their stories."""
     now = config.now.timestamp()
     projects = []
     for index in range(config.projects):
@@ -150,13 +160,17 @@ def generate_projects(config: DemoConfig, rng: random.Random) -> list[ProjectRow
                 id=new_id(rng, "proj_"),
                 name=product.name + suffix,
                 description=description,
-                default_criteria=_draw_criteria(rng),
+                default_criteria=_criteria(story_for(index)),
                 slug=product.slug + suffix.replace(" ", "-"),
                 created_at=format_timestamp(created),
                 updated_at=format_timestamp(updated),
             )
         )
     return projects
+
+
+def _criteria(story: Story) -> dict[str, float] | None:
+    return None if story.weights is None else dict(story.weights)
 
 
 def in_flight_counts(total: int) -> tuple[int, int]:
@@ -181,21 +195,24 @@ def generate_analyses(
         t -= rng.uniform(2.0, 20.0) if in_flight else rng.expovariate(1.0 / mean_gap)
         project_index = rng.choices(indexes, cum_weights=cumulative)[0]
         project = projects[project_index]
+        story = story_for(project_index)
+        age_days = (config.now.timestamp() - t) / DAY_S
         analysis_id = new_id(rng, "ana_")
-        label = draw_label(rng, PRODUCTS[project_index % len(PRODUCTS)].screens)
+        screens = PRODUCTS[project_index % len(PRODUCTS)].screens
+        label = draw_label(rng, screens, screen_version(story, age_days))
         base = (analysis_id, project.id)
         url = draw_image_url(project.slug, analysis_id)
         created = format_timestamp(t)
         if in_flight:
             status = "pending" if index < pending else "processing"
             yield AnalysisRow(*base, status, url, label, None, None, (), None, created, None)
-        elif rng.random() < FAILURE_RATE:
+        elif rng.random() < failure_rate(story, age_days, FAILURE_RATE):
             done = format_timestamp(t + rng.uniform(1.0, 30.0))
-            error = rng.choice(ERROR_MESSAGES)
+            error = draw_error(rng, story, age_days)
             yield AnalysisRow(*base, "failed", url, label, None, None, (), error, created, done)
         else:
             done = format_timestamp(t + rng.uniform(3.0, 45.0))
-            outcome = draw_outcome(rng, project.default_criteria)
+            outcome = draw_outcome(rng, project.default_criteria, story, age_days)
             yield AnalysisRow(
                 *base,
                 "completed",

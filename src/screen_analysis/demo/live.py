@@ -30,6 +30,7 @@ from screen_analysis.demo.generator import (
     parse_timestamp,
 )
 from screen_analysis.demo.store import DemoStore
+from screen_analysis.demo.stories import screen_version, story_for
 from screen_analysis.demo.vocabulary import ERROR_MESSAGES, PRODUCTS
 
 ARRIVAL_GAP_S = (2.0, 6.0)
@@ -95,7 +96,8 @@ class LiveSimulator:
         index = self._rng.choices(range(len(self._projects)), cum_weights=self._sizes)[0]
         project = self._projects[index]
         analysis_id = new_id(self._rng, "ana_")
-        label = draw_label(self._rng, PRODUCTS[index % len(PRODUCTS)].screens)
+        version = screen_version(story_for(index), 0.0)
+        label = draw_label(self._rng, PRODUCTS[index % len(PRODUCTS)].screens, version)
         url = draw_image_url(project.slug, analysis_id)
         created = format_timestamp(when)
         row = AnalysisRow(
@@ -116,8 +118,9 @@ class LiveSimulator:
             error = self._rng.choice(ERROR_MESSAGES)
             row = row._replace(status="failed", error_message=error, completed_at=done)
         else:
-            criteria = next(p.default_criteria for p in self._projects if p.id == row.project_id)
-            outcome = draw_outcome(self._rng, criteria)
+            index = next(i for i, p in enumerate(self._projects) if p.id == row.project_id)
+            criteria = self._projects[index].default_criteria
+            outcome = draw_outcome(self._rng, criteria, story_for(index), 0.0)
             row = row._replace(
                 status="completed",
                 score=outcome.score,

@@ -28,6 +28,7 @@ from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.graphics import Graphics, replay_typeahead
 from screen_analysis.tui.keys import binding_ids, check_keymap, key_help
 from screen_analysis.tui.screens.help import HelpScreen, HelpSection
+from screen_analysis.tui.screens.insight_keys import COMPARE_KEYS, OVERVIEW_KEYS
 from screen_analysis.tui.screens.login import LoginScreen
 from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.screens.welcome import WelcomeScreen
@@ -53,6 +54,8 @@ BINDING_SCOPES: tuple[tuple[str, list[BindingType]], ...] = (
     ("Browse", AnalysesTable.BINDINGS),
     ("Act", MainScreen.BINDINGS),
     ("Anywhere", APP_KEYS),
+    ("Overview", OVERVIEW_KEYS),
+    ("Compare", COMPARE_KEYS),
 )
 if TYPE_CHECKING:
     from screen_analysis.images.disk import DiskCache

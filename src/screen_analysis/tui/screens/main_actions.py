@@ -21,6 +21,7 @@ from screen_analysis.tui.clipboard import copy_text
 from screen_analysis.tui.screens.add_project import AddProjectDialog
 from screen_analysis.tui.screens.find import FindDialog
 from screen_analysis.tui.screens.image_view import ImageView
+from screen_analysis.tui.screens.main_insight import InsightActions
 from screen_analysis.tui.screens.show_url import ShowUrlDialog
 
 if TYPE_CHECKING:
@@ -44,11 +45,26 @@ class HighlightActions:
 
     NAMES = frozenset(
         {"find", "find_next", "copy_id", "copy_url", "open_image", "show_image", "toggle_sidebar"}
-    )
+    ) | (InsightActions.NAMES)
 
     def __init__(self, screen: MainScreen) -> None:
         self._screen = screen
         self._find_query = ""
+        self.insight = InsightActions(screen)
+
+    # Overview and comparison (see `InsightActions`)
+
+    def overview(self) -> None:
+        """The overview of the project shown, or of all projects."""
+        self.insight.overview()
+
+    def mark(self) -> None:
+        """Mark the highlighted analysis as A of a comparison."""
+        self.insight.mark()
+
+    def compare(self) -> None:
+        """Compare the marked analysis with the highlighted one."""
+        self.insight.compare()
 
     def toggle_sidebar(self) -> None:
         """Fold the project sidebar away to give the table the width, or bring it back."""

@@ -37,6 +37,7 @@ from screen_analysis.tui.widgets.table_styles import TABLE_COMPONENT_CLASSES, TA
 __all__ = ["AnalysesTable", "SortOrder", "fit_cell", "layout_columns"]
 
 CLOCK_TICK_SECONDS = 30.0  # relative times ("5m ago") are re-rendered this often
+MARK = "◆A "  # before the label of the analysis marked for a comparison (readable without colour)
 
 
 class AnalysesTable(RowCursorView):
@@ -91,6 +92,7 @@ class AnalysesTable(RowCursorView):
         if lookahead_s is not None:
             self.lookahead_s = lookahead_s
         self._project_names: dict[str, str] = {}
+        self._marked: str | None = None
         self._painter = TablePainter(
             self._rows, self.get_component_rich_style, lambda item: self._cells(item)
         )
@@ -220,6 +222,12 @@ class AnalysesTable(RowCursorView):
         self._invalidate()
         self.refresh()
 
+    def mark(self, analysis_id: str | None) -> None:
+        """Show MARK before the label of `analysis_id` (None: no row is marked)."""
+        self._marked = analysis_id
+        self._invalidate()
+        self.refresh()
+
     def _update_virtual_size(self) -> None:
         self.virtual_size = Size(0, len(self._rows) + HEADER_HEIGHT)
 
@@ -318,4 +326,7 @@ class AnalysesTable(RowCursorView):
         )
 
     def _cells(self, item: AnalysisItem) -> RowCells:
-        return row_cells(item, self._project_names, self._now)
+        cells = row_cells(item, self._project_names, self._now)
+        if self._marked is not None and item.id == self._marked:
+            cells["label"] = MARK + cells["label"]
+        return cells

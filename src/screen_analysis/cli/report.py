@@ -1,0 +1,117 @@
+"""`screen-analysis report`: an overview of a project (or all) as a page to share."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import click
+
+from screen_analysis.api.models import STATUSES
+from screen_analysis.cli.exit_codes import CliError, ExitCode
+from screen_analysis.cli.root import CliContext
+
+
+def parse_since(value: str | None) -> datetime | None:
+    """An ISO date or date-time; a date means its midnight UTC, a naive time is UTC."""
+    if value is None:
+        return None
+    try:
+        when = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise click.BadParameter(
+            f"expected a date like 2026-10-01 or 2026-10-01T09:00Z, got {value!r}",
+            param_hint="--since",
+        ) from None
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+class StderrProgress:
+    """ "Reading analyses: 12,400 of 48,210" on one rewritten stderr line, only on a TTY."""
+
+    def __init__(self) -> None:
+        self.enabled = sys.stderr.isatty()
+        self._shown = False
+
+    def __call__(self, received: int, total: int | None) -> None:
+        """Show how far the walk is."""
+        if not self.enabled:
+            return
+        of = f" of {total:,}" if total is not None else ""
+        sys.stderr.write(f"\rReading analyses: {received:,}{of}\x1b[K")
+        sys.stderr.flush()
+        self._shown = True
+
+    def clear(self) -> None:
+        """Remove the progress line."""
+        if self._shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self._shown = False
+
+
+@click.command()
+@click.option("--project-id", metavar="ID", help="Only this project (default: all projects).")
+@click.option(
+    "--status", type=click.Choice([s.value for s in STATUSES]), help="Only analyses in this state."
+)
+@click.option("--since", metavar="DATE", help="Only analyses created from this date (UTC).")
+@click.option(
+    "--output",
+    "-o",
+    required=True,
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="The file to write (replaced if it exists).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["html", "md"]),
+    default=None,
+    help="html (default; md when the file ends in .md): a page with charts, or Markdown.",
+)
+@click.pass_obj
+def report(
+    ctx: CliContext,
+    project_id: str | None,
+    status: str | None,
+    since: str | None,
+    output: Path,
+    fmt: str | None,
+) -> None:
+    """Write an overview (charts, best and weakest screens, latest failures) to share."""
+    since_at = parse_since(since)
+    chosen = fmt or ("md" if output.suffix.lower() in {".md", ".markdown"} else "html")
+    if not output.parent.is_dir():
+        raise CliError(f"no such folder for --output: {output.parent}", ExitCode.USAGE)
+
+    async def run() -> int:
+        from screen_analysis.report.build import gather_report
+        from screen_analysis.report.render import render
+        from screen_analysis.user_files import write_atomic
+
+        progress = StderrProgress()
+        try:
+            async with ctx.make_client() as client:
+                data = await gather_report(
+                    client,
+                    clock=lambda: datetime.now(UTC),
+                    project_id=project_id,
+                    status=status,
+                    since=since_at,
+                    on_page=lambda builder, total: progress(builder.received, total),
+                )
+        finally:
+            progress.clear()
+        try:
+            write_atomic(output, render(data, chosen), mode=0o644)
+        except OSError as exc:
+            raise CliError(
+                f"could not write {output}: {exc.strerror or exc}", ExitCode.USAGE
+            ) from exc
+        return data.overview.seen
+
+    seen = ctx.run(lambda: asyncio.run(run()))
+    click.echo(f"Wrote {output} ({seen:,} analyses).", err=True)

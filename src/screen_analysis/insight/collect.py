@@ -1,0 +1,54 @@
+"""Feed an `OverviewBuilder` from the API: every page of a listing, through the client's one
+cursor walker (`iter_pages`), the next page asked for while this one is added up."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.insight.aggregates import Overview, OverviewBuilder
+
+PAGE_SIZE = 100  # the API's largest page: fewest requests
+
+Progress = Callable[[OverviewBuilder, int | None], None]
+"""Called after each page with the builder and the listing's total."""
+
+
+async def fill(
+    client: ScreenAnalysisClient,
+    builder: OverviewBuilder,
+    *,
+    project_id: str | None = None,
+    status: str | None = None,
+    on_page: Progress | None = None,
+    page_size: int = PAGE_SIZE,
+) -> None:
+    """Add every page of the listing to `builder`; a failure or a cancellation propagates
+    and leaves `builder` with what it took in so far."""
+    pages = client.iter_pages(project_id, status, limit=page_size, prefetch=True)
+    try:
+        async for page in pages:
+            builder.add_page(page.items, page.total)
+            if on_page is not None:
+                on_page(builder, page.total)
+    finally:
+        await pages.aclose()
+
+
+async def collect_overview(
+    client: ScreenAnalysisClient,
+    *,
+    project_id: str | None = None,
+    status: str | None = None,
+    since: datetime | None = None,
+    on_page: Progress | None = None,
+    page_size: int = PAGE_SIZE,
+) -> Overview:
+    """The overview of one project (its weights and name fetched first) or of all."""
+    project = await client.get_project(project_id) if project_id is not None else None
+    builder = OverviewBuilder(project, since=since)
+    await fill(
+        client, builder, project_id=project_id, status=status, on_page=on_page, page_size=page_size
+    )
+    return builder.result()

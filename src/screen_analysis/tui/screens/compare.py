@@ -1,0 +1,120 @@
+"""Two analyses side by side: their images, the overall score and each criterion with the
+difference, and the feedback only in A, only in B and in both. Esc goes back.
+
+Each side has a slot for the analysis's image: `image_slot` builds the widget that shows
+it (the screen-image widget where the app has one); without it the slot names the address.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Header, Static
+
+from screen_analysis.api.models import Analysis
+from screen_analysis.insight.compare import Comparison, compare
+from screen_analysis.safe_text import clean
+from screen_analysis.tui.formatting import DASH, local_time, status_glyph, status_word
+from screen_analysis.tui.screens.insight_keys import COMPARE_KEYS
+from screen_analysis.tui.widgets.diff_table import DiffTable
+
+ImageSlot = Callable[[Analysis], Widget]
+"""Builds the widget that shows an analysis's image."""
+
+
+def address_slot(item: Analysis) -> Widget:
+    """The slot without an image widget: the image's address, literally."""
+    text = clean(item.image_url) or "(no image address)"
+    return Static(Content("Image: " + text), classes="image-address", markup=False)
+
+
+def sentences(items: Sequence[str], empty: str) -> Content:
+    """Feedback sentences as a list, literally."""
+    if not items:
+        return Content(empty)
+    return Content("\n").join(Content("• " + clean(sentence)) for sentence in items)
+
+
+class CompareScreen(Screen[None]):
+    """A (the marked analysis) and B side by side."""
+
+    BINDINGS: ClassVar[list[BindingType]] = COMPARE_KEYS
+
+    DEFAULT_CSS = """
+    CompareScreen {
+        #compare-body { height: 1fr; padding: 0 1; }
+        #sides { height: auto; }
+        .side { width: 1fr; height: auto; margin-right: 1; }
+        .side-title { color: $accent; text-style: bold; }
+        .side-meta { color: $foreground-muted; }
+        .image-slot { height: auto; min-height: 3; border: round $border-blurred; }
+        .image-address { color: $foreground-muted; }
+        .section-title { color: $accent; text-style: bold; margin-top: 1; }
+        #feedback { height: auto; }
+        .feedback-column { width: 1fr; height: auto; margin-right: 1; }
+    }
+    """
+
+    def __init__(self, a: Analysis, b: Analysis, *, image_slot: ImageSlot = address_slot) -> None:
+        """Compare `a` with `b`."""
+        super().__init__()
+        self.comparison: Comparison = compare(a, b)
+        self._image_slot = image_slot
+
+    def compose(self) -> ComposeResult:
+        """Both sides, the scores, the feedback."""
+        yield Header()
+        with VerticalScroll(id="compare-body"):
+            with Horizontal(id="sides"):
+                for key in ("a", "b"):
+                    with Vertical(classes="side", id=f"side-{key}"):
+                        yield Static(id=f"title-{key}", classes="side-title", markup=False)
+                        yield Static(id=f"meta-{key}", classes="side-meta", markup=False)
+                        yield Vertical(id=f"image-{key}", classes="image-slot")
+            yield Static("Scores", classes="section-title")
+            yield DiffTable(id="scores")
+            with Horizontal(id="feedback"):
+                for key, title in (("a", "Only in A"), ("b", "Only in B"), ("both", "In both")):
+                    with Vertical(classes="feedback-column"):
+                        yield Static(title, classes="section-title")
+                        yield Static(id=f"feedback-{key}", markup=False)
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        """Fill both sides."""
+        self.sub_title = "Compare"
+        await self._fill()
+
+    async def _fill(self) -> None:
+        result = self.comparison
+        for key, item in (("a", result.a), ("b", result.b)):
+            title = f"{key.upper()} · {clean(item.label) or DASH}"
+            meta = (
+                f"{status_glyph(item.status)} {status_word(item.status)} · "
+                f"{local_time(item.created_at)} · {clean(item.id)}"
+            )
+            self.query_one(f"#title-{key}", Static).update(Content(title))
+            self.query_one(f"#meta-{key}", Static).update(Content(meta))
+            slot = self.query_one(f"#image-{key}", Vertical)
+            await slot.remove_children()
+            await slot.mount(self._image_slot(item))
+        self.query_one(DiffTable).rows = (result.overall, *result.criteria)
+        self.query_one("#feedback-a", Static).update(sentences(result.only_a, "Nothing."))
+        self.query_one("#feedback-b", Static).update(sentences(result.only_b, "Nothing."))
+        self.query_one("#feedback-both", Static).update(sentences(result.both, "Nothing shared."))
+
+    async def action_swap(self) -> None:
+        """Swap A and B (the differences change sign)."""
+        self.comparison = compare(self.comparison.b, self.comparison.a)
+        await self._fill()
+
+    def action_back(self) -> None:
+        """Back to where the comparison was opened."""
+        self.dismiss(None)

@@ -1,0 +1,81 @@
+"""What the main screen offers stakeholders: the overview of the project shown (`v`), and
+two analyses compared (`m` marks the highlighted one, `c` on another opens them side by
+side; the mark shows in the table).
+
+A part the screen composes (through `HighlightActions`), not a base class. The overview and
+compare screens are imported when first opened: the app's first screen needs neither.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from screen_analysis.api.models import Analysis
+from screen_analysis.safe_text import clean
+from screen_analysis.tui.formatting import now_utc
+
+if TYPE_CHECKING:
+    from screen_analysis.insight.aggregates import Overview
+    from screen_analysis.tui.screens.main import MainScreen
+
+
+class InsightActions:
+    """Opens the overview and the comparison; keeps the read overviews and the mark."""
+
+    NAMES = frozenset({"overview", "mark", "compare"})
+
+    def __init__(self, screen: MainScreen) -> None:
+        self._screen = screen
+        self.kept: dict[str | None, Overview] = {}  # by project id: kept until refreshed
+        self.marked: Analysis | None = None
+
+    def _notify(self, text: str, severity: str = "information") -> None:
+        self._screen.notify(text, severity=severity, markup=False)  # type: ignore[arg-type]
+
+    def _highlighted(self) -> Analysis | None:
+        item = self._screen.table.highlighted_item
+        if isinstance(item, Analysis):
+            return item
+        self._notify("No analysis is highlighted.", "warning")
+        return None
+
+    def overview(self) -> None:
+        """The overview of the project shown, or of all projects."""
+        from screen_analysis.tui.screens.overview import OverviewScreen
+
+        screen = self._screen
+        clock = getattr(screen.app, "clock", now_utc)  # the app's clock (fixed in tests)
+        overview = OverviewScreen(
+            screen.feed.client, screen.view.project_id, kept=self.kept, clock=clock
+        )
+        screen.app.push_screen(overview)
+
+    def mark(self) -> None:
+        """Mark the highlighted analysis as A of a comparison (again: unmark it)."""
+        item = self._highlighted()
+        if item is None:
+            return
+        if self.marked is not None and self.marked.id == item.id:
+            self.marked = None
+            self._screen.table.mark(None)
+            self._notify("Mark removed.")
+            return
+        self.marked = item
+        self._screen.table.mark(item.id)
+        label = clean(item.label) or clean(item.id)
+        self._notify(f"Marked {label} as A; press c on another analysis to compare.")
+
+    def compare(self) -> None:
+        """Compare the marked analysis (A) with the highlighted one (B)."""
+        item = self._highlighted()
+        if item is None:
+            return
+        if self.marked is None:
+            self._notify("Mark an analysis with m first, then press c on another.", "warning")
+            return
+        if self.marked.id == item.id:
+            self._notify("Highlight another analysis to compare with the marked one.", "warning")
+            return
+        from screen_analysis.tui.screens.compare import CompareScreen
+
+        self._screen.app.push_screen(CompareScreen(self.marked, item))

@@ -1,0 +1,116 @@
+"""The report in a real browser (Debian's chromium, headless, driven by Playwright): it
+renders its charts, logs no console error, fetches nothing, and runs no script from the data."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from tests.report.hostile_report import CANARY, PROJECT_ID, script
+from tests.support.scripted_server import ScriptedServer
+
+from screen_analysis.cli.root import cli
+from screen_analysis.demo.runner import DemoServer
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs /usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def write_report(base_url: str, key: str, out: Path, *args: str) -> Path:
+    env = {"SCREEN_ANALYSIS_BASE_URL": base_url, "SCREEN_ANALYSIS_API_KEY": key}
+    # In a thread of its own: Playwright's sync API keeps an event loop in this one.
+    with ThreadPoolExecutor(1) as pool:
+        result = pool.submit(
+            CliRunner().invoke, cli, ["report", *args, "-o", str(out)], env=env
+        ).result()
+    assert result.exit_code == 0, result.stderr
+    return out
+
+
+def open_report(browser: Any, path: Path, screenshot: Path | None = None) -> dict[str, Any]:
+    """Load the page; what it logged, asked for and ran."""
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    problems: list[str] = []
+    requests: list[str] = []
+    dialogs: list[str] = []
+    page.on(
+        "console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None
+    )
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(path.as_uri())
+    page.wait_for_load_state("load")
+    seen = {
+        "problems": problems,
+        "requests": [url for url in requests if url != path.as_uri()],
+        "dialogs": dialogs,
+        "pwned": page.evaluate(f"typeof {CANARY} === 'undefined' ? null : {CANARY}"),
+        "charts": page.locator("figure.chart svg").count(),
+        "chart_heights": page.eval_on_selector_all(
+            "figure.chart svg", "els => els.map(e => e.getBoundingClientRect().height)"
+        ),
+        "title": page.title(),
+        "text": page.inner_text("body"),
+    }
+    if screenshot is not None:
+        page.screenshot(path=str(screenshot), full_page=True)
+    page.emulate_media(media="print")
+    seen["pdf"] = len(page.pdf(format="A4"))
+    page.close()
+    return seen
+
+
+def test_demo_report_renders_without_errors(
+    browser: Any, demo_server: DemoServer, tmp_path: Path
+) -> None:
+    project = demo_server.store.projects()[0]
+    path = write_report(
+        demo_server.base_url,
+        demo_server.api_key,
+        tmp_path / "report.html",
+        "--project-id",
+        project.id,
+    )
+    seen = open_report(browser, path, tmp_path / "report.png")
+    assert seen["problems"] == [] and seen["requests"] == [] and seen["dialogs"] == []
+    assert seen["charts"] == 4 and all(h > 50 for h in seen["chart_heights"])
+    assert project.name in seen["title"] and "Best screens" in seen["text"]
+    assert seen["pdf"] > 10_000
+
+
+def test_hostile_server_text_never_runs(browser: Any, tmp_path: Path) -> None:
+    with ScriptedServer(script) as server:
+        path = write_report(server.base_url, "k", tmp_path / "r.html", "--project-id", PROJECT_ID)
+    seen = open_report(browser, path)
+    assert seen["pwned"] is None and seen["dialogs"] == []
+    assert seen["problems"] == [] and seen["requests"] == []
+    assert seen["charts"] == 4
+    assert f"<script>{CANARY}=1</script>" in seen["text"]  # shown as text
+    assert f"</svg><script>{CANARY}=2</script><svg>" in seen["title"]

@@ -1,0 +1,83 @@
+"""The compare screen: two versions of a screen side by side; snapshots at 80×24, 120×40."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from screen_analysis.api.models import Analysis
+from screen_analysis.demo.runner import DemoServer
+from screen_analysis.tui.screens.compare import CompareScreen
+from screen_analysis.tui.widgets.diff_table import DiffTable
+
+from ..conftest import demo_config
+from .conftest import connection_to, make_app, settled
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+@pytest.fixture(scope="module")
+def story_server() -> Iterator[DemoServer]:
+    """The first project's checkout screens come in versions v1 to v4."""
+    with DemoServer(demo_config(analyses=3000)) as server:
+        yield server
+
+
+def versions(server: DemoServer) -> tuple[Analysis, Analysis]:
+    """The oldest "payment step v1" and the newest "payment step v4", both completed."""
+    project = server.store.projects()[0]
+    rows, _ = server.store.list_analyses(project.id, "completed", 1000, None)
+    items = [Analysis.model_validate(row) for row in rows]
+    v4 = next(i for i in items if "payment step v4" in (i.label or ""))
+    v1 = next(i for i in reversed(items) if "payment step v1" in (i.label or ""))
+    return v1, v4
+
+
+async def test_side_by_side_and_back(tmp_path: Path, story_server: DemoServer) -> None:
+    v1, v4 = versions(story_server)
+    app = make_app(tmp_path, connection_to(story_server))
+    async with app.run_test(size=(120, 40)) as pilot:
+        main = await settled(pilot)
+        screen = CompareScreen(v1, v4)
+        app.push_screen(screen)
+        await pilot.pause()
+        table = str(screen.query_one(DiffTable).render())
+        assert "B − A" in table and ("▲ +" in table or "▼ −" in table)
+        assert "payment step v1" in str(screen.query_one("#title-a").render())
+        assert v4.image_url and v4.image_url in str(
+            screen.query_one("#image-b").children[0].render()
+        )
+        await pilot.press("s")
+        await pilot.pause()
+        assert "payment step v4" in str(screen.query_one("#title-a").render())
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is main
+
+
+def test_hostile_text_is_literal(tmp_path: Path, demo_server: DemoServer) -> None:
+    a = Analysis.model_validate(
+        {"id": "ana_a", "label": "[b]x[/b]\x1b[2J", "feedback": ["[@click=app.quit]q[/]"]}
+    )
+    screen = CompareScreen(a, a)
+    assert screen.comparison.both == ("[@click=app.quit]q[/]",)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_compare_snapshot(
+    snap_compare: Callable[..., bool], tmp_path: Path, story_server: DemoServer, size: Any
+) -> None:
+    v1, v4 = versions(story_server)
+    app = make_app(tmp_path, connection_to(story_server))
+
+    async def run(pilot: Pilot[Any]) -> None:
+        await settled(pilot)
+        app.push_screen(CompareScreen(v1, v4))
+        await pilot.pause()
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run)

@@ -1,0 +1,163 @@
+"""The overview screen: read every page with progress, stop with Esc, keep the result until
+refreshed, export the report without overwriting unasked; snapshots at 80×24 and 120×40."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from screen_analysis.demo.runner import DemoServer
+from screen_analysis.insight.aggregates import Overview
+from screen_analysis.tui.app import ScreenAnalysisApp
+from screen_analysis.tui.screens.export_dialogs import ExportPathDialog, ReplaceFileDialog
+from screen_analysis.tui.screens.overview import OverviewScreen
+
+from ..conftest import demo_config
+from .conftest import DEMO_NOW_FIXED, connection_to, make_app, settled, wait_until
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+@pytest.fixture(scope="module")
+def story_server() -> Iterator[DemoServer]:
+    """Enough analyses for the stories to show (the first project improves)."""
+    with DemoServer(demo_config(analyses=3000)) as server:
+        yield server
+
+
+def open_overview(
+    app: ScreenAnalysisApp, project_id: str | None, kept: dict[str | None, Overview], **kw: Any
+) -> OverviewScreen:
+    assert app.client is not None
+    screen = OverviewScreen(app.client, project_id, kept=kept, clock=lambda: DEMO_NOW_FIXED, **kw)
+    app.push_screen(screen)
+    return screen
+
+
+def read(screen: OverviewScreen) -> Callable[[], bool]:
+    return lambda: screen.is_mounted and not screen.reading and screen.overview is not None
+
+
+async def test_reads_every_page_and_keeps_the_result(
+    tmp_path: Path, story_server: DemoServer
+) -> None:
+    project = story_server.store.projects()[0]
+    app = make_app(tmp_path, connection_to(story_server))
+    kept: dict[str | None, Overview] = {}
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+        screen = open_overview(app, project.id, kept)
+        await wait_until(pilot, read(screen))
+        stats = story_server.store.get_project(project.id)
+        assert stats is not None and screen.overview is not None
+        assert screen.overview.seen == stats["analysis_count"]
+        assert screen.overview.avg_score == stats["avg_score"]
+        assert kept[project.id] is screen.overview
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, OverviewScreen))
+        requests = len(story_server.request_log)
+        again = open_overview(app, project.id, kept)
+        await pilot.pause()
+        assert again.overview is kept[project.id] and len(story_server.request_log) == requests
+        old = kept[project.id]
+        await pilot.press("r")
+        await wait_until(pilot, lambda: read(again)() and kept[project.id] is not old)
+        assert len(story_server.request_log) > requests
+
+
+async def test_escape_stops_reading_and_keeps_what_was_read(tmp_path: Path) -> None:
+    with DemoServer(demo_config(analyses=3000, latency_ms=60)) as server:
+        app = make_app(tmp_path, connection_to(server))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settled(pilot)
+            screen = open_overview(app, None, {})
+            await wait_until(pilot, lambda: screen._builder is not None and screen._builder.seen)
+            text = str(screen.query_one("#progress-text").render())
+            assert " of 3,000 analyses read" in text
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not screen.reading and app.screen is screen
+            assert screen.overview is not None and not screen.overview.complete
+            assert 0 < screen.overview.seen < 3000
+
+
+async def test_export_never_overwrites_unasked(tmp_path: Path, demo_server: DemoServer) -> None:
+    app = make_app(tmp_path, connection_to(demo_server))
+    target = tmp_path / "out" / "overview.html"
+    target.parent.mkdir()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settled(pilot)
+        screen = open_overview(app, None, {}, report_dir=target.parent)
+        await wait_until(pilot, read(screen))
+
+        async def export(path: Path) -> None:
+            await pilot.press("e")
+            await wait_until(pilot, lambda: isinstance(app.screen, ExportPathDialog))
+            field = app.screen.query_one("#export-path")
+            field.value = str(path)  # type: ignore[attr-defined]
+            await pilot.press("enter")
+
+        await export(target)
+        await wait_until(pilot, target.exists)
+        assert "<svg" in target.read_text()
+        target.write_text("mine")
+        await export(target)
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplaceFileDialog))
+        await pilot.press("n")
+        await pilot.pause(0.3)
+        assert target.read_text() == "mine"
+        await export(target)
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplaceFileDialog))
+        await pilot.press("y")
+        await wait_until(pilot, lambda: target.read_text() != "mine")
+        await export(target.with_suffix(".md"))
+        await wait_until(pilot, target.with_suffix(".md").exists)
+        assert target.with_suffix(".md").read_text().startswith("# Screen analysis report")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_overview_snapshot(
+    snap_compare: Callable[..., bool], tmp_path: Path, story_server: DemoServer, size: Any
+) -> None:
+    project = story_server.store.projects()[0]
+    app = make_app(tmp_path, connection_to(story_server))
+
+    async def run(pilot: Pilot[Any]) -> None:
+        await settled(pilot)
+        screen = open_overview(app, project.id, {})
+        await wait_until(pilot, read(screen))
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run)
+
+
+async def test_charts_read_without_colour_and_server_text_is_literal(tmp_path: Path) -> None:
+    from tests.report.hostile_report import PAYLOADS, PROJECT_ID, script
+    from tests.support.scripted_server import ScriptedServer
+
+    from screen_analysis.config import Connection
+    from screen_analysis.secret import SecretStr
+    from screen_analysis.tui.screens.overview import OverviewCommands
+    from screen_analysis.tui.widgets.bar_rows import BarRows
+    from screen_analysis.tui.widgets.column_chart import ColumnChart
+
+    with ScriptedServer(script) as server:
+        connection = Connection(server.base_url, SecretStr("k"), key_source="env")
+        app = make_app(tmp_path, connection)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: app.client is not None)
+            screen = open_overview(app, PROJECT_ID, {})
+            await wait_until(pilot, read(screen))
+            statuses = screen.query_one("#statuses", BarRows).render().plain
+            assert "completed" in statuses and "5" in statuses
+            histogram = screen.query_one("#histogram", ColumnChart).render().plain
+            assert "0 ┤" in histogram and "60" in histogram  # numbers on both axes
+            feedback = str(screen.query_one("#feedback").render())
+            failures = str(screen.query_one("#failures").render())
+            assert PAYLOADS[0] in feedback and PAYLOADS[1] in failures  # shown, not parsed
+            hits = [hit.text async for hit in OverviewCommands(screen).discover()]
+            assert "Export report…" in hits
