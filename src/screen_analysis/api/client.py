@@ -102,7 +102,12 @@ class ScreenAnalysisClient:
                 headers={"User-Agent": self.user_agent, "Accept": "application/json"},
                 **network,
             )
-        except (ValueError, ImportError) as exc:  # a bad proxy URL, or socks not installed
+        except ImportError:  # socksio, which httpx needs for socks5://, is an extra
+            raise InvalidArgumentError(
+                "proxy: a socks proxy needs the socks extra (pip install 'screen-analysis[socks]')",
+                param="proxy",
+            ) from None
+        except ValueError as exc:  # a proxy URL httpx cannot use
             raise InvalidArgumentError(f"proxy: {exc}", param="proxy") from None
 
     @property
