@@ -1,5 +1,6 @@
 """What the main screen does with the highlighted analysis and the loaded rows: copy its id
-or image address, open the image in a browser, find a row by label, ask for a project id.
+or image address, open the image in a browser, find a row by label, ask for a project id,
+export the view (`main_export.ViewExport`).
 
 A part the screen composes (`MainScreen.actions`), not a base class: it reaches the screen's
 table through the screen it was given and runs the browser hand-off in a named worker.
@@ -19,6 +20,7 @@ from screen_analysis.tui.browser import has_graphical_browser, is_web_url, open_
 from screen_analysis.tui.clipboard import copy_text
 from screen_analysis.tui.screens.add_project import AddProjectDialog
 from screen_analysis.tui.screens.find import FindDialog
+from screen_analysis.tui.screens.main_export import ViewExport
 from screen_analysis.tui.screens.show_url import ShowUrlDialog
 
 if TYPE_CHECKING:
@@ -40,11 +42,16 @@ def find_label(items: Sequence[AnalysisItem], query: str, start: int) -> int | N
 class HighlightActions:
     """The main screen's actions on the highlighted analysis and on the loaded labels."""
 
-    NAMES = frozenset({"find", "find_next", "copy_id", "copy_url", "open_image"})
+    NAMES = frozenset({"find", "find_next", "copy_id", "copy_url", "open_image", "export"})
 
     def __init__(self, screen: MainScreen) -> None:
         self._screen = screen
         self._find_query = ""
+        self._export = ViewExport(screen)
+
+    def export(self) -> None:
+        """Write the view (the loaded rows or every page) to a CSV or JSON Lines file."""
+        self._export.start()
 
     @property
     def _app(self) -> App[Any]:

@@ -48,6 +48,13 @@ MAIN_KEYS: list[BindingType] = [
         id="copy-url",
     ),
     Binding(
+        "e",
+        "act('export')",
+        "Export",
+        tooltip="Write the view to a CSV or JSON Lines file",
+        id="export",
+    ),
+    Binding(
         "o", "act('open_image')", "Open", tooltip="Open the image in a browser", id="open-image"
     ),
     Binding(
