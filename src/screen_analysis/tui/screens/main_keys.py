@@ -51,6 +51,7 @@ MAIN_KEYS: list[BindingType] = [
         "e",
         "act('export')",
         "Export",
+        show=False,  # in help and the palette; the footer keeps its room for browsing
         tooltip="Write the view to a CSV or JSON Lines file",
         id="export",
     ),
