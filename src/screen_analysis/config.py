@@ -123,6 +123,11 @@ def profile_names(data: Mapping[str, Any], path: Path) -> tuple[str, ...]:
     return tuple(profiles)
 
 
+def profiles_in(path: Path) -> tuple[str, ...]:
+    """The profiles the config file at `path` names now (ConfigError when it is damaged)."""
+    return profile_names(read_config_file(path), path)
+
+
 def choose_profile(
     data: Mapping[str, Any], path: Path, wanted: str | None, env: Mapping[str, str]
 ) -> str | None:

@@ -49,7 +49,7 @@ class MainCommands(Provider):
                 (
                     "Switch to " + clean(name),
                     partial(switch.switch, name),
-                    "Profile (checked first)",
+                    "Profile: checked before switching",
                 )
             )
         choices.append(("Show all projects", partial(screen.choose_project, None), "All projects"))

@@ -15,7 +15,13 @@ from screen_analysis.api.describe import describe_error
 from screen_analysis.auth.connection import NotConnected, resolve_connection
 from screen_analysis.auth.key_check import KeyCheckError, KeyProblem, check_key
 from screen_analysis.auth.network import network_problem
-from screen_analysis.config import ConfigError, Connection, Settings, settings_for_profile
+from screen_analysis.config import (
+    ConfigError,
+    Connection,
+    Settings,
+    profiles_in,
+    settings_for_profile,
+)
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.screens.login import LoginScreen
 from screen_analysis.tui.sign_in import SignIn
@@ -31,9 +37,14 @@ class ProfileSwitcher:
         self._app = app
 
     def targets(self) -> tuple[str, ...]:
-        """The profiles one can switch to: every one the config names but the current."""
+        """The profiles one can switch to: every one the config names (read again, so a
+        profile added since the start is offered) but the current."""
         settings = self._app.settings
-        return tuple(name for name in settings.profiles if name != settings.profile)
+        try:
+            names = profiles_in(settings.config_path)
+        except ConfigError:
+            names = settings.profiles  # a damaged file: what it named when last read
+        return tuple(name for name in names if name != settings.profile)
 
     def switch(self, name: str) -> None:
         """Resolve, check and open profile `name` (the current view stays until it works)."""
@@ -78,9 +89,10 @@ class ProfileSwitcher:
         screen = LoginScreen(
             sign_in,
             base_url=base_url,
-            message=" ".join(filter(None, [f"Sign in to {label}.", message])),
+            message=message,
             allow_insecure_http=settings.allow_insecure_http,
             renewing=True,
+            title=f"Sign in to {label}",
         )
 
         async def signed_in(connection: Connection | None) -> None:
