@@ -109,3 +109,19 @@ def test_socks_without_the_extra_says_which(invoke, monkeypatch, two_servers, co
     result = run(invoke, monkeypatch, two_servers.a, "s")
     assert result.exit_code == 2
     assert "screen-analysis[socks]" in result.stderr
+
+
+async def test_sign_in_in_the_app_names_the_profile(two_servers, config_file, network) -> None:
+    from screen_analysis.cli.root import make_client
+    from screen_analysis.config import Connection, load_settings
+    from screen_analysis.secret import SecretStr
+    from screen_analysis.tui.sign_in import SignIn, SignInError
+
+    _proxy, front = network
+    settings = load_settings(profile="tls-no-ca", config_path=config_file)
+    sign_in = SignIn(make_client, None, None, settings)
+    typed = Connection(front.url, SecretStr(two_servers.b.api_key), key_source="session")
+    with pytest.raises(SignInError, match="tls-no-ca: certificate verify failed — set ca_bundle"):
+        await sign_in.check(typed)
+    trusted = SignIn(make_client, None, None, load_settings(profile="tls", config_path=config_file))
+    await trusted.check(typed)  # the profile's CA bundle goes with a typed key
