@@ -1,4 +1,5 @@
-"""State kept between runs in the user data dir: the projects seen before, per server.
+"""State kept between runs in the user data dir: the projects seen before, per server,
+and layout choices (`LayoutPreferences`, in a file of their own).
 
 The file is JSON, one list of project ids per server (the embedded demo server is kept
 under "demo", since its address changes with every run):
@@ -158,3 +159,47 @@ class RememberedProjects:
             return
         if after is not None:
             self._ids = parse_state(after)[0].get(server, [])
+
+
+class LayoutPreferences:
+    """Layout choices remembered between runs: whether the project sidebar is folded.
+
+    Kept in `layout.json` beside the state file (`{"sidebar_folded": true}`), written
+    atomically under its lock; a damaged or unreadable file means no choice was made.
+    """
+
+    def __init__(self, state_path: Path) -> None:
+        self.path = state_path.with_name("layout.json")
+        self._sidebar_folded = self._read().get("sidebar_folded")
+        if not isinstance(self._sidebar_folded, bool):
+            self._sidebar_folded = None
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    @property
+    def sidebar_folded(self) -> bool | None:
+        """The user's choice, or None: none made (folded below 100 columns)."""
+        return self._sidebar_folded
+
+    def remember_sidebar(self, folded: bool) -> None:
+        """Keep the choice in memory and in the file; a file that cannot be written is not
+        fatal (the choice lasts this run)."""
+        self._sidebar_folded = folded
+
+        def apply(text: str | None) -> str:
+            try:
+                data = json.loads(text) if text else {}
+            except ValueError:
+                data = {}
+            data = data if isinstance(data, dict) else {}
+            return json.dumps({**data, "sidebar_folded": folded}, indent=1) + "\n"
+
+        try:
+            update_text(self.path, apply)
+        except (OSError, ValueError):  # ValueError: not UTF-8
+            return

@@ -112,3 +112,27 @@ def test_key_never_printed(demo_server, against, invoke):
     ):
         result = invoke(*args)
         assert demo_server.api_key not in result.stdout + result.stderr
+
+
+def test_table_with_no_rows_says_so_on_stderr(demo_server, against, invoke):
+    against(demo_server.base_url, demo_server.api_key)
+    result = invoke("analyses", "list", "--project-id", "proj_nobody_has_this")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == ""
+    assert result.stderr == "No analyses match.\n"
+
+
+def test_json_of_no_rows_is_an_empty_array_and_says_nothing(demo_server, against, invoke):
+    against(demo_server.base_url, demo_server.api_key)
+    for fmt, expected in (("json", "[]\n"), ("jsonl", "")):
+        result = invoke("analyses", "list", "--project-id", "proj_nobody", "--format", fmt)
+        assert result.exit_code == 0, result.stderr
+        assert (result.stdout, result.stderr) == (expected, "")
+
+
+def test_json_and_jsonl_write_the_same_items_as_the_models_see(demo_server, against, invoke):
+    against(demo_server.base_url, demo_server.api_key)
+    array = json.loads(invoke("analyses", "list", "--all", "--format", "json").stdout)
+    lines = invoke("analyses", "list", "--all", "--format", "jsonl").stdout.splitlines()
+    assert array == [json.loads(line) for line in lines]
+    assert len(array) == 300

@@ -136,7 +136,7 @@ def test_cli_internal_error_with_debug_redacts_the_key(
 ) -> None:
     from screen_analysis.cli import output
 
-    def crash(self: Any, items: Any, raw: Any) -> None:
+    def crash(self: Any, *args: Any) -> None:
         raise RuntimeError(f"writer broke near Bearer {KEY}")
 
     monkeypatch.setattr(output.TableWriter, "write", crash)

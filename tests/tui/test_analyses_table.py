@@ -13,11 +13,12 @@ from textual.app import App, ComposeResult
 from textual.message import Message
 from textual.pilot import Pilot
 
-from screen_analysis.api.models import Analysis, AnalysisItem, InvalidAnalysis
+from screen_analysis.api.models import Analysis, AnalysisItem, InvalidAnalysis, parse_status
 from screen_analysis.tui.themes import variable_defaults
 from screen_analysis.tui.widgets import analyses_table
 from screen_analysis.tui.widgets.analyses_table import AnalysesTable, fit_cell, layout_columns
 from screen_analysis.tui.widgets.scroll_speed import WINDOW_S, ScrollSpeed
+from screen_analysis.tui.widgets.table_paint import TablePainter
 
 NOW = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 STATUSES = ("pending", "processing", "completed", "failed")
@@ -34,6 +35,7 @@ def analysis(i: int, **fields: Any) -> Analysis:
         "created_at": NOW - timedelta(minutes=i),
     }
     values.update(fields)
+    values["status"] = parse_status(values["status"])  # as parsing a page would
     return Analysis(**values)
 
 
@@ -123,7 +125,7 @@ async def test_header_stays_at_the_top_while_scrolled() -> None:
         table = await started(pilot, page(0, 300))
         await pilot.press("pagedown", "pagedown")
         rendered = list(lines(table))
-        assert rendered[0].split() == ["Status", "Score", "Label", "Project", "Created"]
+        assert rendered[0].split() == ["Status", "Score", "Label", "Created"]
         assert f"Screen {int(table.scroll_y)} " in rendered[1]
 
 
@@ -142,8 +144,10 @@ async def test_enter_and_click_select() -> None:
         assert len(app.of(AnalysesTable.Selected)) == 1
         await pilot.click(AnalysesTable, offset=(20, 4))
         assert [m.index for m in app.of(AnalysesTable.Selected)] == [0, 3]
-        await pilot.click(AnalysesTable, offset=(20, 0))  # the header selects nothing
-        assert table.cursor_row == 3
+        await pilot.click(AnalysesTable, offset=(40, 0))  # the header sorts, selects nothing
+        assert table.row_order.column == "label"
+        assert len(app.of(AnalysesTable.Selected)) == 2
+        assert table.highlighted_item is not None and table.highlighted_item.id == "ana_000003"
 
 
 async def test_near_end_by_keyboard_once_per_loaded_count() -> None:
@@ -259,13 +263,13 @@ async def test_append_renders_only_new_visible_rows(monkeypatch: pytest.MonkeyPa
     async with TableApp().run_test(size=(80, 24)) as pilot:
         table = await started(pilot, page(0, 1000))
         rendered: list[int] = []
-        original = AnalysesTable._render_row
+        original = TablePainter._render_row
 
-        def counting(self: AnalysesTable, row: int, *args: Any) -> Any:
+        def counting(self: TablePainter, row: int, *args: Any) -> Any:
             rendered.append(row)
             return original(self, row, *args)
 
-        monkeypatch.setattr(AnalysesTable, "_render_row", counting)
+        monkeypatch.setattr(TablePainter, "_render_row", counting)
         table.append_items(page(1000, 100))
         await pilot.pause()
         table.refresh()
@@ -386,8 +390,8 @@ async def test_invalid_analysis_row() -> None:
     ("width", "shown"),
     [
         (120, ["Status", "Score", "Label", "Project", "Created", "ID"]),
-        (80, ["Status", "Score", "Label", "Project", "Created"]),
-        (60, ["Status", "Score", "Label", "Created"]),
+        (80, ["Status", "Score", "Label", "Created"]),
+        (60, ["Status", "Score", "Label", "Age"]),
     ],
 )
 async def test_columns_give_way_at_narrow_widths(width: int, shown: list[str]) -> None:
@@ -405,7 +409,11 @@ async def test_columns_give_way_at_narrow_widths(width: int, shown: list[str]) -
         assert "…" in rendered[1] and "…" in rendered[2]
         assert "Screen 2" in rendered[3]
         assert ("Marketing" in rendered[3]) == ("Project" in shown)
-        assert "just now" in rendered[1] and "2m ago" in rendered[3]
+        if "Age" in shown:
+            assert " now " in rendered[1] and " 2m " in rendered[3]
+            assert "● done" in rendered[3] or "◐ run" in rendered[2]
+        else:
+            assert "just now" in rendered[1] and "2m ago" in rendered[3]
 
 
 def test_layout_is_computed_from_width_only() -> None:

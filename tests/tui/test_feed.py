@@ -5,6 +5,7 @@ auto-refresh that asks for at most two pages whatever the depth."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -173,3 +174,26 @@ async def test_a_refused_key_among_requests_sent_together_is_still_a_refused_key
     fresh_demo_server.faults.inject(401, count=4)
     with pytest.raises(AuthenticationError):
         await feed.fetch_totals(feed.totals_wanted())
+
+
+async def test_load_rest_pages_to_the_end_or_the_bound_with_progress(
+    feed: Feed, fresh_demo_server: DemoServer
+) -> None:
+    from screen_analysis.tui.feed.load_all import load_rest
+
+    await load_pages(feed, 1)
+    seen: list[int] = []
+    ids: list[str | None] = []
+
+    def take(accepted: Any, progress: Any) -> None:
+        seen.append(progress.loaded)
+        ids.extend(i.id for i in accepted.items)
+
+    capped = await load_rest(feed, take, limit=120)
+    assert capped.capped and capped.loaded == 150 and "stopped at" in capped.describe()
+    done = await load_rest(feed, take)
+    assert done.done and done.loaded == 300 and feed.more() is None
+    assert seen == [100, 150, 200, 250, 300]
+    assert len(set(ids)) == len(ids) == 250, "each row once"
+    requests = list_requests(fresh_demo_server)
+    assert len(requests) == 6 and len({r.get("after") for r in requests}) == 6

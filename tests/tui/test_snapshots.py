@@ -1,4 +1,5 @@
-"""How the app looks, at 80×24 and 120×40, with the suite's seeded data and a fixed clock.
+"""How the app looks, at 80×24 and 120×40 (the main view also at 200×50), with the suite's
+seeded data and a fixed clock.
 
 Regenerate with `uv run pytest tests/tui --snapshot-update` and look at the result.
 """
@@ -21,6 +22,7 @@ from ..conftest import demo_config
 from .conftest import NeverAnswers, connection_to, make_app, settled, wait_until
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+MAIN_SIZES = [*SIZES, pytest.param((200, 50), id="200x50")]
 Compare = Callable[..., bool]
 
 
@@ -50,10 +52,19 @@ def test_loading(snap_compare: Compare, tmp_path: Path, demo_server: DemoServer,
     assert snap_compare(app, terminal_size=size)
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", MAIN_SIZES)
 def test_loaded(snap_compare: Compare, tmp_path: Path, demo_server: DemoServer, size: Any) -> None:
     app = make_app(tmp_path, connection_to(demo_server))
     assert snap_compare(app, terminal_size=size, run_before=after_load())
+
+
+@pytest.mark.parametrize("size", MAIN_SIZES)
+def test_sorted_by_score_sidebar_toggled(
+    snap_compare: Compare, tmp_path: Path, demo_server: DemoServer, size: Any
+) -> None:
+    """s sorts the loaded rows by score (▼, status line says so); b folds or unfolds."""
+    app = make_app(tmp_path, connection_to(demo_server))
+    assert snap_compare(app, terminal_size=size, run_before=after_load("s", "b"))
 
 
 @pytest.mark.parametrize("size", SIZES)

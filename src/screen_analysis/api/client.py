@@ -25,13 +25,18 @@ from screen_analysis.api.errors import (
     RateLimitError,
     RedirectError,
     ScreenAnalysisError,
-    error_for_status,
 )
 from screen_analysis.api.messages import clean_message
-from screen_analysis.api.models import AnalysisPage, Project
-from screen_analysis.api.pagination import AnalysisIterator, PageIterator
-from screen_analysis.api.parsing import parse_page, parse_project
+from screen_analysis.api.models import AnalysisPage, Project, RawPage
+from screen_analysis.api.pagination import AnalysisIterator, PageIterator, PageT
+from screen_analysis.api.parsing import parse_page, parse_project, parse_raw_page
 from screen_analysis.api.redirects import MAX_REDIRECTS, REDIRECT_STATUSES, redirect_target
+from screen_analysis.api.responses import (
+    read_capped,
+    status_error,
+    timeout_error,
+    transport_message,
+)
 from screen_analysis.api.retry import RetryPolicy, is_retryable_status, parse_retry_after
 from screen_analysis.api.timeouts import Timeouts
 from screen_analysis.safe_text import shorten
@@ -42,13 +47,6 @@ T = TypeVar("T")
 # A page of 100 analyses is well under a megabyte; anything past this is not an answer.
 MAX_RESPONSE_BYTES = 16 * 1024 * 1024
 _HEADER_UNSAFE = re.compile(r"[^\x20-\x7e]")
-
-_TIMEOUT_PHASES = {
-    httpx.ConnectTimeout: "connect",
-    httpx.ReadTimeout: "read",
-    httpx.WriteTimeout: "write",
-    httpx.PoolTimeout: "pool",
-}
 
 
 class ScreenAnalysisClient:
@@ -160,19 +158,54 @@ class ScreenAnalysisClient:
         after: str | None = None,
         *,
         prefetch: bool = False,
-    ) -> PageIterator:
+    ) -> PageIterator[AnalysisPage]:
         """Every page from `after` (or the start) until `next_cursor` is null; loops refused."""
+        return self._walk(project_id, status, limit, after, prefetch, parse_page)
+
+    def iter_raw_pages(
+        self,
+        project_id: str | None = None,
+        status: str | None = None,
+        limit: int = 20,
+        after: str | None = None,
+        *,
+        prefetch: bool = False,
+    ) -> PageIterator[RawPage]:
+        """As `iter_pages`, but each page's items stay the JSON objects received (no models).
+
+        For output that passes items through: the page's fields are checked, the items not.
+        """
+        return self._walk(project_id, status, limit, after, prefetch, parse_raw_page)
+
+    def _walk(
+        self,
+        project_id: str | None,
+        status: str | None,
+        limit: int,
+        after: str | None,
+        prefetch: bool,
+        parse: Callable[..., PageT],
+    ) -> PageIterator[PageT]:
+        """The one cursor walk behind `iter_pages` and `iter_raw_pages`."""
         params = self._list_params(project_id, status, limit)
         arguments.check_cursor(after)
 
-        async def fetch(cursor: str | None) -> AnalysisPage:
-            return await self.list_analyses(project_id, status, limit, cursor)
+        built: dict[str | None, httpx.URL] = {}  # the last few: each is named, then fetched
 
-        def describe(cursor: str | None) -> str:
-            full = {**params, "after": cursor} if cursor is not None else params
-            return _describe(self._url("/v1/analyses", full))
+        def url(cursor: str | None) -> httpx.URL:
+            if cursor not in built:
+                if len(built) >= 4:
+                    del built[next(iter(built))]
+                full = {**params, "after": cursor} if cursor is not None else params
+                built[cursor] = self._url("/v1/analyses", full)
+            return built[cursor]
 
-        return PageIterator(fetch, after=after, describe=describe, prefetch=prefetch)
+        async def fetch(cursor: str | None) -> PageT:
+            return await self._request(url(cursor), parse)
+
+        return PageIterator(
+            fetch, after=after, describe=lambda c: _describe(url(c)), prefetch=prefetch
+        )
 
     def iter_analyses(
         self,
@@ -244,7 +277,7 @@ class ScreenAnalysisClient:
                             status_code=response.status_code,
                         )
                     return body, response.headers.get("content-type"), request
-                error = _status_error(response, body, request)
+                error = status_error(response, body, request)
                 headers = response.headers
                 retryable = isinstance(error, APIError) and is_retryable_status(
                     response.status_code, headers
@@ -297,16 +330,16 @@ class ScreenAnalysisClient:
                 async with asyncio.timeout(self.timeouts.total):
                     response = await self._http.send(outgoing, stream=True)
                     try:
-                        body = await _read_capped(response, self.max_response_bytes, request)
+                        body = await read_capped(response, self.max_response_bytes, request)
                     finally:
                         await response.aclose()
             except httpx.TimeoutException as exc:
-                raise _timeout_error(exc, request, self.timeouts) from exc
+                raise timeout_error(exc, request, self.timeouts) from exc
             except TimeoutError as exc:  # the attempt as a whole ran past `total`
                 message = f"no complete response within {self.timeouts.total:g} s"
                 raise APITimeoutError(message, request=request) from exc
             except httpx.TransportError as exc:
-                raise APIConnectionError(_transport_message(exc), request=request) from exc
+                raise APIConnectionError(transport_message(exc), request=request) from exc
             except httpx.DecodingError as exc:
                 raise InvalidResponseError(
                     f"body could not be decoded: {exc}", request=request
@@ -321,29 +354,6 @@ class ScreenAnalysisClient:
         )
 
 
-async def _read_capped(response: httpx.Response, limit: int, request: str) -> bytes:
-    """The body, refused (unread, or as soon as it grows) when larger than `limit` bytes."""
-    declared = response.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        raise InvalidResponseError(
-            f"response of {int(declared):,} bytes exceeds the {limit:,}-byte limit; not read",
-            request=request,
-            status_code=response.status_code,
-        )
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in response.aiter_bytes():
-        size += len(chunk)
-        if size > limit:
-            raise InvalidResponseError(
-                f"response exceeds the {limit:,}-byte limit; reading stopped",
-                request=request,
-                status_code=response.status_code,
-            )
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 def _describe(url: httpx.URL) -> str:
     """ "GET /path?query": what errors and logs name; never headers. A path segment or
     query value longer than QUOTE_LIMIT (a 10,000-character cursor) is cut with an ellipsis."""
@@ -353,40 +363,3 @@ def _describe(url: httpx.URL) -> str:
         parts = (part.partition("=") for part in query.split("&"))
         text += "?" + "&".join(name + sep + shorten(value) for name, sep, value in parts)
     return "GET " + text
-
-
-def _status_error(response: httpx.Response, body: bytes, request: str) -> ScreenAnalysisError:
-    if response.status_code < 400:
-        return InvalidResponseError(
-            f"unexpected status {response.status_code}",
-            request=request,
-            status_code=response.status_code,
-        )
-    return error_for_status(
-        response.status_code,
-        body,
-        request=request,
-        content_type=response.headers.get("content-type"),
-        retry_after=parse_retry_after(response.headers),
-    )
-
-
-def _timeout_error(
-    exc: httpx.TimeoutException, request: str, timeouts: Timeouts
-) -> APITimeoutError:
-    phase = next((name for cls, name in _TIMEOUT_PHASES.items() if isinstance(exc, cls)), None)
-    if phase is None:
-        return APITimeoutError("no response in time", request=request)
-    limit = getattr(timeouts, phase)
-    return APITimeoutError(f"{phase} timeout after {limit:g} s", request=request)
-
-
-def _transport_message(exc: httpx.TransportError) -> str:
-    text = clean_message(str(exc), limit=160) or type(exc).__name__
-    if isinstance(exc, httpx.RemoteProtocolError):
-        return f"response cut short ({text})"
-    if isinstance(exc, httpx.ProxyError):
-        return f"proxy refused the request ({text})"
-    if isinstance(exc, httpx.ReadError):
-        return f"connection lost while reading the response ({text})"
-    return text

@@ -234,6 +234,19 @@ class AnalysisPage:
         return [item for item in self.items if isinstance(item, Analysis)]
 
 
+@dataclass(frozen=True, slots=True)
+class RawPage:
+    """One page of the analyses listing as parsed JSON, items neither validated nor rebuilt.
+
+    The page's own fields are checked as for `AnalysisPage`; `data` holds each item exactly
+    as received, for output that passes JSON through (json/jsonl).
+    """
+
+    data: list[Any]
+    next_cursor: str | None
+    total: int
+
+
 __all__ = [
     "CRITERIA",
     "STATUSES",
@@ -246,5 +259,6 @@ __all__ = [
     "InvalidAnalysis",
     "ModelError",
     "Project",
+    "RawPage",
     "parse_status",
 ]

@@ -12,14 +12,28 @@ import asyncio
 import contextlib
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Self
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 from screen_analysis.api.errors import PaginationLoopError
 from screen_analysis.api.messages import clean_message
 from screen_analysis.api.models import AnalysisItem, AnalysisPage
 
-FetchPage = Callable[[str | None], Awaitable[AnalysisPage]]
-"""Fetch the page that starts after the given cursor (None: the first page)."""
+
+class CursorPage(Protocol):
+    """What the walker needs of a page: the cursor of the next one."""
+
+    @property
+    def next_cursor(self) -> str | None:
+        """The cursor to send as `after`; None on the last page."""
+
+
+PageT = TypeVar("PageT", bound=CursorPage)
+
+FetchAnyPage = Callable[[str | None], Awaitable[PageT]]
+"""Fetch the page (model or raw) that starts after the given cursor (None: the first page)."""
+
+FetchPage = FetchAnyPage[AnalysisPage]
+"""Fetch the page of models that starts after the given cursor (None: the first page)."""
 
 DescribeRequest = Callable[[str | None], str]
 """Name the request that fetches the page after the given cursor, for error messages."""
@@ -31,8 +45,8 @@ def _short(cursor: str) -> str:
     return repr(clean_message(cursor, limit=40))
 
 
-class PageIterator:
-    """Async iterator over pages, following `next_cursor` until null, guarded against loops.
+class PageIterator(Generic[PageT]):
+    """Async iterator over pages (models or raw), following `next_cursor`, guarded against loops.
 
     With `prefetch`, the request for the next page is sent as soon as a page arrives, so the
     server works on it while the caller handles the current one; call `aclose()` when
@@ -41,7 +55,7 @@ class PageIterator:
 
     def __init__(
         self,
-        fetch: FetchPage,
+        fetch: FetchAnyPage[PageT],
         *,
         after: str | None = None,
         describe: DescribeRequest | None = None,
@@ -49,20 +63,20 @@ class PageIterator:
     ) -> None:
         self._fetch = fetch
         self._prefetch = prefetch
-        self._ahead: asyncio.Task[AnalysisPage] | None = None
+        self._ahead: asyncio.Task[PageT] | None = None
         self._describe = describe
         self._next: str | None = after
         self._seen: set[str] = {after} if after is not None else set()
         self._done = False
         self._loop: PaginationLoopError | None = None
         self.pages_fetched = 0
-        self.last_page: AnalysisPage | None = None
+        self.last_page: PageT | None = None
         self.last_request: str | None = None
 
     def __aiter__(self) -> Self:
         return self
 
-    async def __anext__(self) -> AnalysisPage:
+    async def __anext__(self) -> PageT:
         if self._loop is not None:
             error, self._loop = self._loop, None
             raise error
@@ -140,6 +154,20 @@ class SeenIds:
             fresh.append(item)
         return fresh
 
+    def fresh_raw(self, objects: Iterable[Any], page: int = 0) -> list[Any]:
+        """As `fresh`, for items as parsed from JSON (`RawPage.data`): an object's id is its
+        `id` field when that is a non-empty string, as for models."""
+        fresh: list[Any] = []
+        for obj in objects:
+            item_id = obj.get("id") if isinstance(obj, dict) else None
+            if isinstance(item_id, str) and item_id:
+                if item_id in self._page_of:
+                    self.skipped += 1
+                    continue
+                self._page_of[item_id] = page
+            fresh.append(obj)
+        return fresh
+
     def page_of(self, analysis_id: str) -> int | None:
         """The page an id was first seen on, or None."""
         return self._page_of.get(analysis_id)
@@ -160,7 +188,7 @@ class AnalysisIterator:
 
     def __init__(
         self,
-        pages: PageIterator,
+        pages: PageIterator[AnalysisPage],
         *,
         max_items: int | None = None,
         max_stalled_pages: int = MAX_STALLED_PAGES,

@@ -19,6 +19,7 @@ from screen_analysis.api.models import (
     AnalysisPage,
     InvalidAnalysis,
     Project,
+    RawPage,
 )
 
 
@@ -52,6 +53,17 @@ def _not_json(body: bytes, content_type: str | None, exc: ValueError) -> str:
 
 def parse_page(body: bytes, *, request: str, content_type: str | None = None) -> AnalysisPage:
     """A page of analyses from a response body."""
+    page = parse_raw_page(body, request=request, content_type=content_type)
+    return AnalysisPage(
+        items=[parse_item(item) for item in page.data],
+        next_cursor=page.next_cursor,
+        total=page.total,
+        raw_items=page.data,
+    )
+
+
+def parse_raw_page(body: bytes, *, request: str, content_type: str | None = None) -> RawPage:
+    """A page whose fields are checked and whose items are left as received."""
     value = parse_json_object(body, request=request, content_type=content_type)
     data = value.get("data")
     if not isinstance(data, list):
@@ -68,13 +80,8 @@ def parse_page(body: bytes, *, request: str, content_type: str | None = None) ->
         raise InvalidResponseError(
             f"page field 'next_cursor' is {_kind(cursor)}, not a string or null", request=request
         )
-    return AnalysisPage(
-        items=[parse_item(item) for item in data],
-        # An empty cursor cannot be sent back as `after`; it can only mean the end.
-        next_cursor=cursor or None,
-        total=total,
-        raw_items=data,
-    )
+    # An empty cursor cannot be sent back as `after`; it can only mean the end.
+    return RawPage(data=data, next_cursor=cursor or None, total=total)
 
 
 def parse_item(item: Any) -> AnalysisItem:

@@ -1,6 +1,7 @@
-"""Writers of analyses as CSV and JSON (Lines), page by page: what `analyses list` prints
-and what the app exports, with the same columns. Headless (no terminal, no UI): server text
-has its control characters escaped or made visible at this edge.
+"""Writers of analyses as CSV, JSON and JSON Lines, page by page: what `analyses list`
+prints and what the app exports, with the same columns. Headless (no terminal, no UI):
+server text has its control characters escaped or made visible at this edge. They take the
+items as received (JSON values); `raw_of` gives them for rows kept without their page.
 """
 
 from __future__ import annotations
@@ -19,17 +20,32 @@ from screen_analysis.safe_text import clean
 _JSON_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
 def dumps_json(value: Any, **options: Any) -> str:
     """JSON text that keeps non-ASCII readable but escapes every control character."""
-    text = json.dumps(value, ensure_ascii=False, **options)
-    return _JSON_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+    return _JSON_UNSAFE.sub(_escape, json.dumps(value, ensure_ascii=False, **options))
 
 
-class ItemWriter(Protocol):
-    """Receives items page by page, so long listings stream."""
+def dumps_items(items: Sequence[Any], separator: str) -> str:
+    """Each item as compact JSON, joined by `separator`, control characters escaped.
 
-    def write(self, items: Sequence[AnalysisItem], raw: Sequence[Any]) -> None:
-        """Write one page's items (`raw` holds them as received)."""
+    One encoder call per item and one escaping pass per page: the items are written as
+    received, never rebuilt.
+    """
+    return _JSON_UNSAFE.sub(_escape, separator.join(map(_ENCODER.encode, items)))
+
+
+class RawWriter(Protocol):
+    """Receives the items of each page as received (JSON values), so long listings stream."""
+
+    def write(self, raw: Sequence[Any]) -> None:
+        """Write one page's items."""
 
     def close(self) -> None:
         """Finish the output (closing brackets, flushing)."""
@@ -41,29 +57,29 @@ class JsonLinesWriter:
     def __init__(self, out: TextIO) -> None:
         self.out = out
 
-    def write(self, items: Sequence[AnalysisItem], raw: Sequence[Any]) -> None:
+    def write(self, raw: Sequence[Any]) -> None:
         """Write the page."""
-        for obj in raw:
-            self.out.write(dumps_json(obj) + "\n")
-        self.out.flush()
+        if raw:
+            self.out.write(dumps_items(raw, "\n") + "\n")
+            self.out.flush()
 
     def close(self) -> None:
         """Nothing to close."""
 
 
 class JsonArrayWriter:
-    """A JSON array of the analyses as received, streamed element by element."""
+    """A JSON array of the analyses as received, streamed page by page."""
 
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.count = 0
 
-    def write(self, items: Sequence[AnalysisItem], raw: Sequence[Any]) -> None:
+    def write(self, raw: Sequence[Any]) -> None:
         """Write the page."""
-        for obj in raw:
-            self.out.write(("[\n  " if self.count == 0 else ",\n  ") + json.dumps(obj))
-            self.count += 1
-        self.out.flush()
+        if raw:
+            self.out.write(("[\n  " if self.count == 0 else ",\n  ") + dumps_items(raw, ",\n  "))
+            self.count += len(raw)
+            self.out.flush()
 
     def close(self) -> None:
         """Close the array."""
@@ -108,7 +124,7 @@ class CsvWriter:
         self.writer = csv.writer(out, lineterminator="\n")
         self.writer.writerow(CSV_COLUMNS)
 
-    def write(self, items: Sequence[AnalysisItem], raw: Sequence[Any]) -> None:
+    def write(self, raw: Sequence[Any]) -> None:
         """Write the page."""
         for obj in raw:
             row = obj if isinstance(obj, dict) else {}
@@ -119,6 +135,17 @@ class CsvWriter:
 
     def close(self) -> None:
         """Nothing to close."""
+
+
+def make_raw_writer(fmt: str, out: TextIO) -> RawWriter:
+    """The writer for a --format value that passes items through (json, jsonl, csv)."""
+    if fmt == "jsonl":
+        return JsonLinesWriter(out)
+    if fmt == "json":
+        return JsonArrayWriter(out)
+    if fmt == "csv":
+        return CsvWriter(out)
+    raise ValueError(f"no raw writer for {fmt!r}")
 
 
 def raw_of(items: Sequence[AnalysisItem]) -> list[Any]:

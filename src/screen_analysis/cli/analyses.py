@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
 
 import click
 
 from screen_analysis.api.errors import BadRequestError
-from screen_analysis.api.models import STATUSES, AnalysisItem
+from screen_analysis.api.models import STATUSES, AnalysisItem, AnalysisPage, RawPage
+from screen_analysis.api.pagination import PageIterator, SeenIds
 from screen_analysis.cli.exit_codes import CliError, ExitCode
-from screen_analysis.cli.output import FORMATS, make_writer
+from screen_analysis.cli.output import FORMATS, TableWriter, make_raw_writer
 from screen_analysis.cli.root import CliContext
 
 MAX_PAGE = 100
@@ -72,61 +74,116 @@ def list_analyses(
     if max_items is not None:
         page_size = min(page_size, max_items)
 
+    options: dict[str, Any] = {
+        "project_id": project_id,
+        "status": status,
+        "limit": page_size,
+        "after": after,
+        # --all reads every page: ask for the next while this one is written.
+        "prefetch": all_pages,
+    }
+
+    walk: dict[str, Any] = {"following": following, "max_items": max_items}
+
     async def run() -> None:
-        writer = make_writer(fmt, sys.stdout)
-        written = 0
         async with ctx.make_client() as client:
-            # --all reads every page: ask for the next while this one is written.
-            pages = client.iter_pages(
-                project_id=project_id,
-                status=status,
-                limit=page_size,
-                after=after,
-                prefetch=all_pages,
+            if fmt == "table":
+                table = TableWriter(sys.stdout)
+                seen = SeenIds()
+                listing = await _stream(
+                    client.iter_pages(**options), _model_items, seen.fresh, table.write, **walk
+                )
+            else:
+                writer = make_raw_writer(fmt, sys.stdout)
+                seen = SeenIds()
+                listing = await _stream(
+                    client.iter_raw_pages(**options),
+                    _raw_items,
+                    seen.fresh_raw,
+                    writer.write,
+                    **walk,
+                )
+                writer.close()
+        if fmt != "table":
+            return
+        if listing.written == 0:
+            click.echo("No analyses match.", err=True)
+        elif listing.next_cursor and (not following or max_items is not None):
+            total = f" of {listing.total:,}" if isinstance(listing.total, int) else ""
+            click.echo(
+                f"Showing {listing.written:,}{total}. Next page: --after {listing.next_cursor}",
+                err=True,
             )
-            last_total: int | None = None
-            next_cursor: str | None = None
-            seen: set[str] = set()
-            try:
-                async for page in pages:
-                    items, raw = _unseen(page.items, page.raw_items, seen)
-                    if max_items is not None:
-                        room = max_items - written
-                        items, raw = items[:room], raw[:room]
-                    writer.write(items, raw)
-                    written += len(items)
-                    last_total, next_cursor = page.total, page.next_cursor
-                    if not following or (max_items is not None and written >= max_items):
-                        break
-            except BadRequestError as exc:
-                if pages.pages_fetched == 0:
-                    raise  # the user's own arguments (or --after) were refused
-                raise CliError(
-                    f"{exc}; the server refused the cursor it gave after {written:,} "
-                    "analyses: run the command again to restart the listing from the top",
-                    ExitCode.API,
-                ) from exc
-            finally:
-                await pages.aclose()
-            writer.close()
-        if next_cursor and (not following or max_items is not None) and fmt == "table":
-            total = f" of {last_total:,}" if isinstance(last_total, int) else ""
-            click.echo(f"Showing {written:,}{total}. Next page: --after {next_cursor}", err=True)
 
     ctx.run(lambda: asyncio.run(run()))
 
 
-def _unseen(
-    items: Sequence[AnalysisItem], raw: Sequence[Any], seen: set[str]
-) -> tuple[list[AnalysisItem], list[Any]]:
-    """The items (and their raw objects) whose id was not written before; ids noted."""
-    kept_items: list[AnalysisItem] = []
-    kept_raw: list[Any] = []
-    for item, obj in zip(items, raw, strict=False):
-        if item.id is not None:
-            if item.id in seen:
-                continue
-            seen.add(item.id)
-        kept_items.append(item)
-        kept_raw.append(obj)
-    return kept_items, kept_raw
+@dataclass
+class _Listing:
+    """What a listing wrote, and where the server said it could go on."""
+
+    written: int = 0
+    total: int | None = None
+    next_cursor: str | None = None
+
+
+class _Page(Protocol):
+    """What a listing reads of a page, model or raw."""
+
+    @property
+    def next_cursor(self) -> str | None:
+        """The cursor of the next page; None on the last."""
+
+    @property
+    def total(self) -> int | None:
+        """How many analyses match, across pages."""
+
+
+PageT = TypeVar("PageT", bound=_Page)
+ItemT = TypeVar("ItemT")
+
+
+async def _stream(
+    pages: PageIterator[PageT],
+    items_of: Callable[[PageT], Sequence[ItemT]],
+    fresh: Callable[[Sequence[ItemT]], list[ItemT]],
+    write: Callable[[list[ItemT]], None],
+    *,
+    following: bool,
+    max_items: int | None,
+) -> _Listing:
+    """Write each page's `fresh` items (those not written before), up to `max_items`.
+
+    Only the first page unless `following`.
+    """
+    listing = _Listing()
+    try:
+        async for page in pages:
+            rows = fresh(items_of(page))
+            if max_items is not None:
+                rows = rows[: max_items - listing.written]
+            # In a thread, so the loop sends the prefetched request while this page is written.
+            await asyncio.to_thread(write, rows)
+            listing.written += len(rows)
+            listing.total, listing.next_cursor = page.total, page.next_cursor
+            if not following or (max_items is not None and listing.written >= max_items):
+                break
+    except BadRequestError as exc:
+        if pages.pages_fetched == 0:
+            raise  # the user's own arguments (or --after) were refused
+        raise CliError(
+            f"{exc}; the server refused the cursor it gave after {listing.written:,} "
+            "analyses: run the command again to restart the listing from the top",
+            ExitCode.API,
+        ) from exc
+    finally:
+        await pages.aclose()
+    return listing
+
+
+def _model_items(page: AnalysisPage) -> list[AnalysisItem]:
+    return page.items
+
+
+def _raw_items(page: RawPage) -> list[Any]:
+    return page.data

@@ -1,11 +1,15 @@
-"""Writers for `analyses list`: table for people, json/jsonl as received, csv flattened (the
-last three live in `api/writers.py`, shared with the app's export)."""
+"""Writers for `analyses list`: table for people (models), json/jsonl as received, csv flattened.
+
+json, jsonl and csv take the items as parsed from the body (`RawPage.data`) and live in
+`api/writers.py`, shared with the app's export; the table takes validated models, so an
+invalid item shows as "invalid" with its reason.
+"""
 
 from __future__ import annotations
 
 import shutil
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
 from rich.cells import cell_len, set_cell_size
 
@@ -13,10 +17,12 @@ from screen_analysis.api.models import Analysis, AnalysisItem
 from screen_analysis.api.writers import (
     CSV_COLUMNS,
     CsvWriter,
-    ItemWriter,
     JsonArrayWriter,
     JsonLinesWriter,
+    RawWriter,
+    dumps_items,
     dumps_json,
+    make_raw_writer,
 )
 from screen_analysis.safe_text import clean
 
@@ -24,12 +30,13 @@ __all__ = [
     "CSV_COLUMNS",
     "FORMATS",
     "CsvWriter",
-    "ItemWriter",
     "JsonArrayWriter",
     "JsonLinesWriter",
+    "RawWriter",
     "TableWriter",
+    "dumps_items",
     "dumps_json",
-    "make_writer",
+    "make_raw_writer",
 ]
 
 FORMATS = ("table", "json", "jsonl", "csv")
@@ -56,9 +63,9 @@ class TableWriter:
             parts.append(set_cell_size(text, width))
         return "  ".join(parts).rstrip()
 
-    def write(self, items: Sequence[AnalysisItem], raw: Sequence[Any]) -> None:
-        """Write the page."""
-        if not self.header_written:
+    def write(self, items: Sequence[AnalysisItem]) -> None:
+        """Write the page (the header before the first row)."""
+        if items and not self.header_written:
             self.out.write(self._line(["STATUS", "SCORE", "LABEL", "CREATED", "ID"]) + "\n")
             self.header_written = True
         for item in items:
@@ -74,14 +81,3 @@ class TableWriter:
 
     def close(self) -> None:
         """Nothing to close."""
-
-
-def make_writer(fmt: str, out: TextIO) -> ItemWriter:
-    """The writer for a --format value."""
-    if fmt == "jsonl":
-        return JsonLinesWriter(out)
-    if fmt == "json":
-        return JsonArrayWriter(out)
-    if fmt == "csv":
-        return CsvWriter(out)
-    return TableWriter(out)

@@ -14,6 +14,13 @@ STATUS_GLYPHS: dict[AnalysisStatus, str] = {
     AnalysisStatus.COMPLETED: "●",
     AnalysisStatus.FAILED: "✗",
 }
+# Four letters at most, for a table short of room; the glyph carries the same meaning.
+SHORT_STATUS_WORDS: dict[AnalysisStatus, str] = {
+    AnalysisStatus.PENDING: "wait",
+    AnalysisStatus.PROCESSING: "run",
+    AnalysisStatus.COMPLETED: "done",
+    AnalysisStatus.FAILED: "fail",
+}
 UNKNOWN_GLYPH = "?"
 DASH = "—"
 
@@ -32,6 +39,13 @@ def status_word(status: AnalysisStatus | str | None) -> str:
     if status is None:
         return DASH
     return clean(status.value if isinstance(status, AnalysisStatus) else status) or DASH
+
+
+def short_status_word(status: AnalysisStatus | str | None) -> str:
+    """The status in at most four letters ("done"); an unknown value cut, a missing one —."""
+    if isinstance(status, AnalysisStatus):
+        return SHORT_STATUS_WORDS[status]
+    return status_word(status)[:4]
 
 
 def status_class(status: AnalysisStatus | str | None) -> str:
@@ -75,6 +89,27 @@ def relative_time(when: datetime | None, now: datetime) -> str:
     if seconds < 30 * 86400:
         return f"{int(seconds // 86400)}d ago"
     return when.astimezone().strftime("%Y-%m-%d")
+
+
+def short_age(when: datetime | None, now: datetime) -> str:
+    """How long ago, in at most four cells: "now", "5m", "3h", "2d", "4mo", "2y"."""
+    if when is None:
+        return DASH
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    seconds = (now - when).total_seconds()
+    if seconds < 45:
+        return "now"  # also a time ahead of the clock: a skew of the server's clock
+    if seconds < 3600:
+        return f"{round(seconds / 60) or 1}m"
+    if seconds < 86400:
+        return f"{int(seconds // 3600)}h"
+    days = int(seconds // 86400)
+    if days < 30:
+        return f"{days}d"
+    if days < 365:
+        return f"{days // 30}mo"
+    return f"{min(days // 365, 99)}y"
 
 
 def local_time(when: datetime | None) -> str:

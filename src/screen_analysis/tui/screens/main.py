@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Header
@@ -41,6 +41,7 @@ from screen_analysis.tui.widgets.analysis_detail import AnalysisDetail
 from screen_analysis.tui.widgets.project_sidebar import ProjectSidebar
 from screen_analysis.tui.widgets.status_filter import CHOICES, StatusFilter
 from screen_analysis.tui.widgets.status_line import PagingStatus, StatusLine
+from screen_analysis.tui.widgets.table_pane import TablePane
 
 
 class MainScreen(Screen[None]):
@@ -95,8 +96,8 @@ class MainScreen(Screen[None]):
         yield Header()
         yield StatusFilter(id="status-filter")
         with Horizontal(id="body"):
-            yield ProjectSidebar(id="sidebar")
-            with Vertical(id="center"):
+            yield ProjectSidebar(id="sidebar", state_path=self.settings.state_path)
+            with TablePane(id="center"):
                 yield AnalysesTable(clock=self._clock, empty_message="Loading…", id="table")
                 yield StatusLine(id="status-line")
             yield AnalysisDetail(id="detail")
@@ -226,8 +227,7 @@ class MainScreen(Screen[None]):
             self.table.focus()
 
     def action_act(self, name: str) -> None:
-        """An action of `HighlightActions` on the highlighted analysis or the loaded rows
-        (find, find_next, ask_project, copy_id, copy_url, open_image)."""
+        """An action of `HighlightActions` by name (find, copy_id, toggle_sidebar, …)."""
         if name == "ask_project":
             self.actions.ask_project(self.projects.add)
         elif name in HighlightActions.NAMES:

@@ -1,6 +1,6 @@
 """What the main screen does with the highlighted analysis and the loaded rows: copy its id
 or image address, open the image in a browser, find a row by label, ask for a project id,
-export the view (`main_export.ViewExport`).
+fold the project sidebar, export the view (`main_export.ViewExport`).
 
 A part the screen composes (`MainScreen.actions`), not a base class: it reaches the screen's
 table through the screen it was given and runs the browser hand-off in a named worker.
@@ -42,7 +42,9 @@ def find_label(items: Sequence[AnalysisItem], query: str, start: int) -> int | N
 class HighlightActions:
     """The main screen's actions on the highlighted analysis and on the loaded labels."""
 
-    NAMES = frozenset({"find", "find_next", "copy_id", "copy_url", "open_image", "export"})
+    NAMES = frozenset(
+        {"find", "find_next", "copy_id", "copy_url", "open_image", "toggle_sidebar", "export"}
+    )
 
     def __init__(self, screen: MainScreen) -> None:
         self._screen = screen
@@ -52,6 +54,10 @@ class HighlightActions:
     def export(self) -> None:
         """Write the view (the loaded rows or every page) to a CSV or JSON Lines file."""
         self._export.start()
+
+    def toggle_sidebar(self) -> None:
+        """Fold the project sidebar away to give the table the width, or bring it back."""
+        self._screen.sidebar.toggle_fold()
 
     @property
     def _app(self) -> App[Any]:

@@ -16,14 +16,14 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from textual.worker import get_current_worker
 
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import ScreenAnalysisError
 from screen_analysis.api.models import AnalysisItem
-from screen_analysis.api.writers import CsvWriter, ItemWriter, JsonLinesWriter, raw_of
+from screen_analysis.api.writers import CsvWriter, JsonLinesWriter, RawWriter, raw_of
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.dialogs.choice import Choice, ChoiceDialog
 from screen_analysis.tui.dialogs.progress import ProgressDialog
@@ -50,7 +50,7 @@ def export_format(path: Path) -> str | None:
     return _FORMATS.get(path.suffix.lower())
 
 
-def make_export_writer(fmt: str, out: TextIO) -> ItemWriter:
+def make_export_writer(fmt: str, out: TextIO) -> RawWriter:
     """The writer for an export format (the same as `analyses list --format`)."""
     return CsvWriter(out) if fmt == "csv" else JsonLinesWriter(out)
 
@@ -72,7 +72,7 @@ def write_rows(path: Path, fmt: str, items: Sequence[AnalysisItem]) -> int:
     """Write `items` to `path` in `fmt`; the number of rows written."""
     with replacing(path) as out:
         writer = make_export_writer(fmt, out)
-        writer.write(items, raw_of(items))
+        writer.write(raw_of(items))
         writer.close()
     return len(items)
 
@@ -164,8 +164,7 @@ class ViewExport:
             with replacing(path) as out:
                 writer = make_export_writer(fmt, out)
                 async for page in pages:
-                    raw: Any = page.raw_items
-                    writer.write(page.items, raw)
+                    writer.write(page.raw_items)
                     count += len(page.items)
                     progress.advance(len(page.items))
                 writer.close()

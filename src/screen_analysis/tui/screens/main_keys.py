@@ -59,6 +59,13 @@ MAIN_KEYS: list[BindingType] = [
         "o", "act('open_image')", "Open", tooltip="Open the image in a browser", id="open-image"
     ),
     Binding(
+        "b",
+        "act('toggle_sidebar')",
+        "Sidebar",
+        tooltip="Fold the project sidebar away, or back",
+        id="sidebar",
+    ),
+    Binding(
         "escape",
         "close_detail",
         "Back",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
@@ -12,10 +13,12 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from screen_analysis.safe_text import clean
+from screen_analysis.state import LayoutPreferences
 from screen_analysis.tui.formatting import DASH, format_score
 from screen_analysis.tui.project_book import KnownProject
 
 ALL_ID = "all"
+FOLD_BELOW = 100  # columns: below this the sidebar starts folded, unless the user chose
 _PREFIX = "p:"  # option ids of projects; "all" cannot collide with a prefixed id
 
 
@@ -32,7 +35,11 @@ def entry_lines(entry: KnownProject) -> tuple[str, str]:
 
 
 class ProjectSidebar(OptionList):
-    """Projects to choose from; Enter or a click posts `ProjectChosen` (None: all projects)."""
+    """Projects to choose from; Enter or a click posts `ProjectChosen` (None: all projects).
+
+    It folds away (class `-folded`) to give the table the width: by default below
+    `FOLD_BELOW` columns, else as the user last chose (`toggle_fold`, remembered).
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "cursor_down", "Down", show=False),
@@ -60,12 +67,41 @@ class ProjectSidebar(OptionList):
             """The sidebar that posted the message."""
             return self.sidebar
 
-    def __init__(self, *, id: str | None = None) -> None:
-        """Create the sidebar with only "All projects"."""
+    def __init__(self, *, id: str | None = None, state_path: Path | None = None) -> None:
+        """Create the sidebar with only "All projects"; the fold is kept in `state_path`."""
         super().__init__(id=id, markup=False)
         self._entries: dict[str, KnownProject] = {}
         self._current: str | None = None
+        preferences = LayoutPreferences(state_path) if state_path is not None else None
+        self._preferences = preferences
+        self._chosen = preferences.sidebar_folded if preferences else None
         self.add_option(Option(self._prompt_all(), id=ALL_ID))
+
+    def on_mount(self) -> None:
+        """Fold for the width now, and again whenever the screen is laid out anew."""
+        self.screen.screen_layout_refresh_signal.subscribe(self, lambda _screen: self._fold())
+        self._fold()
+
+    @property
+    def folded(self) -> bool:
+        """Whether the sidebar is folded away."""
+        return self.has_class("-folded")
+
+    def toggle_fold(self) -> None:
+        """Fold or unfold, and remember the choice."""
+        folded = self._chosen = not self.folded
+        if self._preferences is not None:
+            self._preferences.remember_sidebar(folded)
+        self._fold(folded)
+
+    def _fold(self, folded: bool | None = None) -> None:
+        if folded is None:
+            chosen = self._chosen
+            folded = self.screen.size.width < FOLD_BELOW if chosen is None else chosen
+        if folded != self.folded:
+            self.set_class(folded, "-folded")
+            if folded and self.has_focus:
+                self.screen.focus_next()
 
     @property
     def project_ids(self) -> tuple[str, ...]:

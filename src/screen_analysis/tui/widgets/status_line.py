@@ -60,6 +60,8 @@ class StatusLine(Widget):
 
     status: reactive[PagingStatus] = reactive(PagingStatus, layout=False)
     """The paging status shown."""
+    sorted_by: reactive[str] = reactive("", layout=False)
+    """The table's sort ("score ▼"), empty in the server's order."""
     refresh_state: reactive[str] = reactive("", layout=False)
     """The auto-refresh state ("auto-refresh 5s", "paused"), shown at the right."""
 
@@ -67,6 +69,10 @@ class StatusLine(Widget):
         """Counts, a separator and the state (an error in the error colour); the refresh
         state at the right when there is room."""
         counts, state = describe(self.status)
+        if self.sorted_by:
+            total = self.status.total
+            of = "" if total is None else f" (of {total:,})"
+            counts = f"Sorted by {self.sorted_by} among {self.status.loaded:,} loaded{of}"
         left = Content(counts)
         if state:
             part = "status-line--error" if self.status.state == "error" else "status-line--state"

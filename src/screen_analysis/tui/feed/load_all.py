@@ -1,0 +1,67 @@
+"""Loading the rest of a view before sorting it: page after page through the feed, with
+progress, until the end or a bound (headless; the screen runs it in a worker, and
+cancelling that worker stops it between pages, keeping what arrived).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from screen_analysis.tui.feed.feed import Accepted, Feed
+
+LOAD_ALL_MAX_ROWS = 100_000
+
+
+@dataclass(frozen=True)
+class LoadProgress:
+    """How far a load of the rest got: rows loaded, of how many, and why it stopped."""
+
+    loaded: int
+    total: int | None
+    done: bool = False  # the end of the listing was reached
+    capped: bool = False  # stopped at the bound, more rows remain
+
+    def describe(self) -> str:
+        """'Loading all… 1,200 of 5,000', or how it ended."""
+        of = "" if self.total is None else f" of {self.total:,}"
+        if self.capped:
+            return f"Loaded {self.loaded:,}{of}: stopped at {LOAD_ALL_MAX_ROWS:,} rows"
+        if self.done:
+            return f"Loaded all {self.loaded:,}"
+        return f"Loading all… {self.loaded:,}{of}"
+
+
+async def load_rest(
+    feed: Feed,
+    on_rows: Callable[[Accepted, LoadProgress], None],
+    *,
+    limit: int = LOAD_ALL_MAX_ROWS,
+) -> LoadProgress:
+    """Ask the feed for its next page until the end or `limit` rows, handing each page's
+    accepted rows and the progress to `on_rows` (which appends them to the table).
+
+    Errors propagate (the feed has recorded them, so `r` retries); a cancellation leaves
+    the feed ready to page on from where it stopped.
+    """
+    progress = LoadProgress(feed.loaded, feed.total, done=feed.done)
+    while not progress.done and feed.loaded < limit:
+        load = feed.more()
+        if load is None:
+            break  # the end, a failure recorded, or a load already under way
+        try:
+            batch = await feed.load(load)
+        except BaseException as error:
+            if isinstance(error, Exception):
+                feed.fail(load, error)
+            else:
+                feed.cancelled(load)
+            raise
+        accepted = feed.accept(batch)
+        if accepted is None:
+            break  # the view changed under us
+        progress = LoadProgress(feed.loaded, feed.total, done=feed.done)
+        on_rows(accepted, progress)
+    if not progress.done and feed.loaded >= limit:
+        progress = LoadProgress(feed.loaded, feed.total, capped=True)
+    return progress

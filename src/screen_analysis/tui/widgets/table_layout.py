@@ -1,0 +1,101 @@
+"""Columns of the analyses table for a given width, and fitting text into cells.
+
+The label is the column that tells rows apart, so it gets the room: status, score and age
+start compact (a glyph and at most four letters, "5m"), and the project, the longer status
+word and age, and the id are added, in that order, only while the label keeps
+`LABEL_ROOM` cells. Everything depends on the width alone, never on the data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from rich.cells import cell_len, set_cell_size
+
+CELL_PADDING = 1  # blank cells on each side of a column
+LABEL_ROOM = 40  # an optional column or a longer form is shown only if the label keeps this
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of the table as laid out for a given width.
+
+    `compact` columns show their short form (status "● done", age "5m").
+    """
+
+    key: str
+    title: str
+    width: int
+    right: bool = False
+    compact: bool = False
+
+
+# Full widths fit the longest documented value ("◐ processing", "2025-01-31", "99.5").
+_STATUS = Column("status", "Status", 12)
+_STATUS_SHORT = Column("status", "Status", 6, compact=True)
+_SCORE = Column("score", "Score", 5, right=True)
+_CREATED = Column("created", "Created", 10)
+_AGE = Column("created", "Age", 4, compact=True)
+_PROJECT = Column("project", "Project", 16)
+_ID = Column("id", "ID", 16)
+_LABEL = Column("label", "Label", 1)
+
+# What is added while the label keeps its room, in order: (replaces, with).
+_UPGRADES: tuple[tuple[Column | None, Column], ...] = (
+    (None, _PROJECT),
+    (_AGE, _CREATED),
+    (_STATUS_SHORT, _STATUS),
+    (None, _ID),
+)
+_ORDER = ("status", "score", "label", "project", "created", "id")
+
+
+def _cells(columns: list[Column]) -> int:
+    return sum(column.width + 2 * CELL_PADDING for column in columns)
+
+
+@lru_cache(maxsize=64)
+def layout_columns(width: int) -> tuple[Column, ...]:
+    """The columns shown at `width` cells, in order; the label takes what is left."""
+    pad = 2 * CELL_PADDING
+    chosen = [_STATUS_SHORT, _SCORE, _AGE]
+    for old, new in _UPGRADES:
+        trial = [new if column is old else column for column in chosen]
+        if old is None:
+            trial.append(new)
+        if width - _cells(trial) - pad >= LABEL_ROOM:
+            chosen = trial
+    label = replace(_LABEL, width=max(1, width - _cells(chosen) - pad))
+    by_key = {column.key: column for column in [*chosen, label]}
+    return tuple(by_key[key] for key in _ORDER if key in by_key)
+
+
+def label_width(width: int) -> int:
+    """The cells the label gets in a table `width` cells wide."""
+    return next(column.width for column in layout_columns(width) if column.key == "label")
+
+
+def fit_cell(text: str, width: int, *, right: bool = False) -> str:
+    """`text` cut (with an ellipsis) or padded to exactly `width` terminal cells."""
+    length = cell_len(text)
+    if length > width:
+        if width <= 1:
+            return "…"[:width]
+        text = set_cell_size(text, width - 1).rstrip() + "…"
+        length = cell_len(text)
+    padding = " " * (width - length)
+    return padding + text if right else text + padding
+
+
+def pad(text: str) -> str:
+    """`text` with the blank cells that separate columns on each side."""
+    blank = " " * CELL_PADDING
+    return f"{blank}{text}{blank}"
+
+
+def centre(text: str, width: int) -> str:
+    """`text` preceded by the blanks that centre it in `width` cells."""
+    text = text.strip()
+    left = max(0, (width - cell_len(text)) // 2)
+    return " " * left + text

@@ -1,0 +1,61 @@
+"""Messages the analyses table posts; reached as `AnalysesTable.Highlighted` and so on.
+
+Handlers are named as for messages declared inside the table (`on_analyses_table_…`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from textual.message import Message
+
+from screen_analysis.api.models import AnalysisItem
+from screen_analysis.tui.widgets.table_order import SortOrder
+
+if TYPE_CHECKING:
+    from screen_analysis.tui.widgets.analyses_table import AnalysesTable
+
+NAMESPACE = "analyses_table"
+
+
+@dataclass
+class TableMessage(Message, namespace=NAMESPACE):
+    """A message from the table; `control` is the table."""
+
+    table: AnalysesTable
+
+    @property
+    def control(self) -> AnalysesTable:
+        """The table that posted the message."""
+        return self.table
+
+
+@dataclass
+class TableRowMessage(TableMessage, namespace=NAMESPACE):
+    """A message about one row of the table (`index`: its display row)."""
+
+    item: AnalysisItem
+    index: int
+
+
+class Highlighted(TableRowMessage, namespace=NAMESPACE):
+    """The cursor moved to another row (or the rows were replaced)."""
+
+
+class Selected(TableRowMessage, namespace=NAMESPACE):
+    """A row was chosen with Enter or a click on the highlighted row."""
+
+
+@dataclass
+class SortChanged(TableMessage, namespace=NAMESPACE):
+    """The rows are shown in another order (`order.column` None: the server's)."""
+
+    order: SortOrder
+
+
+@dataclass
+class NearEnd(TableMessage, namespace=NAMESPACE):
+    """The cursor or the viewport came within the threshold of the last loaded row."""
+
+    loaded: int
