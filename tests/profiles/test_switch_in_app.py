@@ -101,6 +101,7 @@ async def test_profile_without_a_key_opens_its_login(
         app.switch_profile("b")
         await wait_until(pilot, lambda: isinstance(app.screen, LoginScreen))
         assert first.feed.client.is_closed is False  # still browsing a meanwhile
+        await wait_until(pilot, lambda: app.focused is not None and app.focused.id == "api-key")
         app.screen.query_one("#api-key").value = two_servers.b.api_key  # type: ignore[attr-defined]
         await pilot.press("enter")
         await wait_until(
