@@ -120,3 +120,31 @@ async def test_unknown_suffix_writes_nothing(demo_server, tmp_path, monkeypatch)
         await answer_path(pilot, "out.xlsx")
         await wait_until(pilot, lambda: notified(app, "a .csv or a .jsonl"))
         assert not (tmp_path / "out.xlsx").exists()
+
+
+async def test_sorted_view_exports_in_the_tables_order(demo_server, tmp_path, monkeypatch) -> None:
+    from screen_analysis.tui.widgets.table_order import SortOrder
+
+    monkeypatch.chdir(tmp_path)
+    app = make_app(tmp_path, connection_to(demo_server))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settled(pilot)
+        screen.table.sort_by(SortOrder("score", descending=True))
+        await pilot.pause()
+        shown = [item.id for item in screen.table.items]
+        await pilot.press("e")
+        await answer_path(pilot)
+        target = tmp_path / "analyses-all-all-by-score-desc.csv"
+        await choose(pilot, "l")
+        await wait_until(pilot, lambda: target.exists() and notified(app, "Wrote"))
+        assert [row[0] for row in read_csv(target)[1:]] == shown
+        await pilot.press("e")
+        await answer_path(pilot)
+        await choose(pilot, "a")
+        await choose(pilot, "y")
+        await wait_until(pilot, lambda: notified(app, "Wrote 300 analyses"))
+    rows = read_csv(target)[1:]
+    scores = [row[4] for row in rows]
+    present = [float(score) for score in scores if score]
+    assert present == sorted(present, reverse=True)
+    assert scores[len(present) :] == [""] * (len(scores) - len(present))  # unscored last

@@ -1,4 +1,4 @@
-"""Export what the main screen shows: the view (project, status; the table's order) to a
+"""Export what the main screen shows: the view (project, status, the table's sort) to a
 CSV or JSON Lines file, with the columns of `analyses list` (`api/writers.py`).
 
 A part the screen composes (through `HighlightActions.export`). It asks for a path
@@ -16,7 +16,7 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from textual.worker import get_current_worker
 
@@ -29,6 +29,7 @@ from screen_analysis.tui.dialogs.choice import Choice, ChoiceDialog
 from screen_analysis.tui.dialogs.progress import ProgressDialog
 from screen_analysis.tui.dialogs.prompt import EXPORT, PromptDialog
 from screen_analysis.tui.feed import ViewKey
+from screen_analysis.tui.widgets.table_order import SERVER_ORDER, SortOrder, sort_key
 
 if TYPE_CHECKING:
     from screen_analysis.tui.screens.main import MainScreen
@@ -38,9 +39,11 @@ _FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
-def default_export_path(view: ViewKey, directory: Path) -> Path:
-    """`analyses-<project|all>-<status|all>.csv` in `directory`."""
+def default_export_path(view: ViewKey, directory: Path, order: SortOrder = SERVER_ORDER) -> Path:
+    """`analyses-<project|all>-<status|all>[-by-<column>[-desc]].csv` in `directory`."""
     parts = [view.project_id or "all", view.status or "all"]
+    if order.column is not None:
+        parts.append(f"by-{order.column}" + ("-desc" if order.descending else ""))
     name = "-".join(_UNSAFE_NAME.sub("_", part)[:60] for part in parts)
     return directory / f"analyses-{name}.csv"
 
@@ -77,6 +80,17 @@ def write_rows(path: Path, fmt: str, items: Sequence[AnalysisItem]) -> int:
     return len(items)
 
 
+def in_order(rows: Sequence[tuple[AnalysisItem, Any]], order: SortOrder) -> list[Any]:
+    """The raw rows of (item, raw) pairs in server order, put in the table's `order` (the
+    table's own sort key, so a file lists them as the screen does)."""
+    if order.column is None:
+        return [raw for _item, raw in rows]
+    ranked = sorted(range(len(rows)), key=lambda i: sort_key(rows[i][0], i, order))
+    if order.descending:
+        ranked.reverse()  # the keys of a descending order are read backwards
+    return [rows[i][1] for i in ranked]
+
+
 class ViewExport:
     """The main screen's export (key `e`): asks, then writes in a named worker."""
 
@@ -93,9 +107,9 @@ class ViewExport:
     async def _run(self) -> None:
         screen = self._screen
         app = screen.app
-        view, rows = screen.view, list(screen.table.items)
+        view, rows, order = screen.view, list(screen.table.items), screen.table.row_order
         total, everything_loaded = screen.feed.total, screen.feed.done
-        initial = default_export_path(view, Path.cwd())
+        initial = default_export_path(view, Path.cwd(), order)
         answer = await app.push_screen_wait(PromptDialog(EXPORT, str(initial)))
         if not answer:
             return
@@ -135,7 +149,7 @@ class ViewExport:
                 return
         try:
             if every_page:
-                count = await self._write_pages(path, fmt, view, total)
+                count = await self._write_pages(path, fmt, view, total, order)
             else:
                 count = await asyncio.to_thread(write_rows, path, fmt, rows)
         except asyncio.CancelledError:
@@ -146,8 +160,11 @@ class ViewExport:
             return
         self._say(f"Wrote {count} analyses to {clean(str(path))}.")
 
-    async def _write_pages(self, path: Path, fmt: str, view: ViewKey, total: int | None) -> int:
-        """Every page of `view` through the client's page walker, with a progress dialog."""
+    async def _write_pages(
+        self, path: Path, fmt: str, view: ViewKey, total: int | None, order: SortOrder
+    ) -> int:
+        """Every page of `view` through the client's page walker, with a progress dialog;
+        streamed in the server's order, or gathered and sorted like the table."""
         worker = get_current_worker()
         progress = ProgressDialog(f"Exporting to {clean(path.name)}…", total)
 
@@ -160,13 +177,19 @@ class ViewExport:
             view.project_id, view.status, limit=EXPORT_PAGE_SIZE, prefetch=True
         )
         count = 0
+        gathered: list[tuple[AnalysisItem, Any]] = []
         try:
             with replacing(path) as out:
                 writer = make_export_writer(fmt, out)
                 async for page in pages:
-                    writer.write(page.raw_items)
+                    if order.column is None:
+                        writer.write(page.raw_items)
+                    else:
+                        gathered.extend(zip(page.items, page.raw_items, strict=False))
                     count += len(page.items)
                     progress.advance(len(page.items))
+                if gathered:
+                    writer.write(in_order(gathered, order))
                 writer.close()
         finally:
             if self._screen.app.screen is progress:
