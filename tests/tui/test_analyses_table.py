@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 
 from screen_analysis.api.models import Analysis, AnalysisItem, InvalidAnalysis, parse_status
 from screen_analysis.tui.themes import variable_defaults
-from screen_analysis.tui.widgets import analyses_table
+from screen_analysis.tui.widgets import table_flash
 from screen_analysis.tui.widgets.analyses_table import AnalysesTable, fit_cell, layout_columns
 from screen_analysis.tui.widgets.scroll_speed import WINDOW_S, ScrollSpeed
 from screen_analysis.tui.widgets.table_paint import TablePainter
@@ -175,7 +175,7 @@ async def test_moving_fast_looks_further_ahead() -> None:
     app = TableApp(threshold=10, lookahead_s=0.6)
     async with app.run_test(size=(80, 24)) as pilot:
         table = await started(pilot, page(0, 1000))
-        table._speed = ScrollSpeed(clock=lambda: now[0])
+        table._near.speed = ScrollSpeed(clock=lambda: now[0])
         for row in (100, 200, 300):  # 1,000 rows a second: 600 rows ahead
             now[0] += 0.1
             table.move_cursor(row)
@@ -317,7 +317,7 @@ async def test_set_items_keeps_the_cursor_on_keep_id() -> None:
 
 
 async def test_update_items_flashes_changed_status(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(analyses_table, "FLASH_SECONDS", 0.2)
+    monkeypatch.setattr(table_flash, "FLASH_SECONDS", 0.2)
     app = TableApp()
     async with app.run_test(size=(80, 24)) as pilot:
         table = await started(pilot, page(0, 100))

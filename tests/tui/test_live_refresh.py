@@ -158,7 +158,7 @@ async def test_a_stale_refresh_is_dropped(
         screen = await settled(pilot)
         simulator.tick(DEMO_NOW + timedelta(seconds=60))
         server.faults.latency_ms = 300
-        screen.refresh_now()
+        screen.refresher.refresh_now()
         await pilot.press("4")  # another view while the refresh is under way
         await wait_until(pilot, lambda: not screen.refreshing and not screen.busy)
         server.faults.latency_ms = 0

@@ -32,6 +32,7 @@ from screen_analysis.tui.project_book import ProjectBook
 from screen_analysis.tui.screens import main_outcomes as out
 from screen_analysis.tui.screens.main_actions import HighlightActions
 from screen_analysis.tui.screens.main_keys import MAIN_KEYS
+from screen_analysis.tui.screens.main_load_all import LoadAll
 from screen_analysis.tui.screens.main_problems import ProblemDesk
 from screen_analysis.tui.screens.main_projects import SidebarProjects
 from screen_analysis.tui.screens.main_refresh import AutoRefresh
@@ -90,6 +91,7 @@ class MainScreen(Screen[None]):
         self._ever_loaded = False
         self.problems = ProblemDesk(self)
         self.totals = FilterTotals(self)
+        self.load_all = LoadAll(self)
 
     def compose(self) -> ComposeResult:
         """Filter bar, then sidebar, the centre column (table, status line) and detail."""
@@ -220,8 +222,23 @@ class MainScreen(Screen[None]):
         """Pause or resume the auto-refresh (the status line shows which)."""
         self.refresher.toggle()
 
+    def action_load_all(self) -> None:
+        """Load every page of the view (up to 100,000 rows), e.g. before sorting."""
+        self.load_all.start()
+
+    @on(out.AllLoaded)
+    def _all_loaded(self, event: out.AllLoaded) -> None:
+        self.load_all.ended(event.progress)
+
+    @on(out.LoadAllFailed)
+    def _load_all_failed(self, event: out.LoadAllFailed) -> None:
+        if not self._needs_user(event.error, self.load_all.start):
+            self.load_all.ended(None, event.error)
+
     def action_close_detail(self) -> None:
-        """Back from the detail to the table."""
+        """Stop loading the rest, or go back from the detail to the table."""
+        if self.load_all.stop():
+            return
         if self.has_class("-detail-open") or self.detail.has_focus_within:
             self.remove_class("-detail-open")
             self.table.focus()
@@ -237,6 +254,7 @@ class MainScreen(Screen[None]):
 
     def show_view(self, key: ViewKey) -> None:
         """Switch the table to `key`: the old view's request is cancelled, its rows cleared."""
+        self.load_all.stop(quiet=True)
         self.status_filter.current = key.status
         self.table.empty_message = "Loading…"
         self.table.set_items([])
@@ -254,6 +272,7 @@ class MainScreen(Screen[None]):
     def refresh_or_retry(self) -> None:
         """Retry the failed load, or reload the view keeping the selected row (also when the
         server refused a page cursor: the listing restarts from the top)."""
+        self.load_all.stop(quiet=True)
         load = None if self.feed.cursor_refused else self.feed.retry()
         if load is None:
             item = self.table.highlighted_item
@@ -269,7 +288,7 @@ class MainScreen(Screen[None]):
 
     def _run_load(self, load: PageLoad) -> None:
         self._load(load)
-        self._update_status()
+        self.update_status()
 
     @work(exclusive=True, group="page", exit_on_error=False)
     async def _load(self, load: PageLoad) -> None:
@@ -301,7 +320,7 @@ class MainScreen(Screen[None]):
         if event.batch.loop_error is not None:
             self.notify("Paging stopped: " + describe_error(event.batch.loop_error),
                         severity="warning", markup=False)  # fmt: skip
-        self._update_status()
+        self.update_status()
         settle_loaded_rows(len(table.items))
         if table.near_end:
             self.load_more()  # at once: a NearEnd message would wait behind queued key presses
@@ -310,7 +329,7 @@ class MainScreen(Screen[None]):
     def _page_failed(self, event: out.PageFailed) -> None:
         if not self.feed.fail(event.load, event.error):
             return  # a failure of a view that is gone
-        self._update_status()
+        self.update_status()
         if self._needs_user(event.error, lambda: None):
             return
         if self.feed.cursor_refused:
@@ -321,7 +340,8 @@ class MainScreen(Screen[None]):
             self.notify(describe_error(event.error) + " — press r to retry",
                         severity="error", markup=False)  # fmt: skip
 
-    def _update_status(self) -> None:
+    def update_status(self) -> None:
+        """Say in the status line how many rows are loaded and how paging stands."""
         state, error = self.feed.paging_state()
         self.status_line.status = PagingStatus(len(self.table.items), self.feed.total, state, error)
 
@@ -340,9 +360,6 @@ class MainScreen(Screen[None]):
     @on(out.ProjectLoaded)
     def _project_loaded(self, event: out.ProjectLoaded) -> None:
         self.projects.loaded(event)
-        item = self.table.highlighted_item
-        if isinstance(item, Analysis) and item.project_id == event.project_id:
-            self.show_detail(item)
 
     @on(out.ProjectFailed)
     def _project_failed(self, event: out.ProjectFailed) -> None:
@@ -368,29 +385,9 @@ class MainScreen(Screen[None]):
 
     # Auto-refresh (the part `AutoRefresh` decides; its answers land here)
 
-    def refresh_now(self) -> None:
-        """Start one refresh of the current view (unless one is under way)."""
-        self.refresher.refresh_now()
-
     @on(out.RefreshLoaded)
     def _refresh_loaded(self, event: out.RefreshLoaded) -> None:
-        table = self.table
-        top = table.items[0] if table.items else None
-        refreshed = self.feed.apply_refresh(event.result, top=top, at_top=table.scroll_y == 0)
-        if refreshed is not None:
-            table.prepend_items(refreshed.arrived)
-            changed = set(table.update_items(refreshed.rows))
-            item = table.highlighted_item
-            if item is not None and item.id in changed:
-                self.show_detail(item)
-            if changed or refreshed.arrived or refreshed.total_changed:
-                self.totals.load(fresh=True)  # totals are asked again only when something moved
-                self.projects.refetch(
-                    [*refreshed.arrived, *(i for i in refreshed.rows if i.id in changed)]
-                )
-            self.totals.show()
-            self._update_status()
-        self.refresher.ended(ok=True, cursor_refused=bool(refreshed and refreshed.cursor_refused))
+        self.refresher.loaded(event.result)
 
     @on(out.RefreshFailed)
     def _refresh_failed(self, event: out.RefreshFailed) -> None:

@@ -24,6 +24,14 @@ MAIN_KEYS: list[BindingType] = [
     Binding(
         "p", "toggle_auto_refresh", "Pause", tooltip="Pause or resume the auto-refresh", id="pause"
     ),
+    Binding(
+        "L",
+        "load_all",
+        "Load all",
+        show=False,
+        tooltip="Load every page of the view (up to 100,000 rows); Esc stops",
+        id="load-all",
+    ),
     Binding("slash", "act('find')", "Find", tooltip="Find in the loaded rows by label", id="find"),
     Binding(
         "n",

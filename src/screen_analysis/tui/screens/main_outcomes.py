@@ -17,6 +17,7 @@ from textual.message_pump import MessagePump
 
 from screen_analysis.api.models import Project
 from screen_analysis.tui.feed import PageBatch, PageLoad, RefreshJob, RefreshResult, ViewKey
+from screen_analysis.tui.feed.load_all import LoadProgress
 
 T = TypeVar("T")
 
@@ -97,4 +98,18 @@ class RefreshFailed(Message):
     """An auto-refresh failed."""
 
     job: RefreshJob
+    error: Exception
+
+
+@dataclass
+class AllLoaded(Message):
+    """Loading the rest of the view ended (at the end, or at the bound)."""
+
+    progress: LoadProgress
+
+
+@dataclass
+class LoadAllFailed(Message):
+    """Loading the rest of the view stopped on an error (the feed recorded it)."""
+
     error: Exception

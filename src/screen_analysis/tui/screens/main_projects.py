@@ -64,6 +64,9 @@ class SidebarProjects:
         if event.adding:
             screen.remembered.add(event.project_id)
             screen.notify("Added the project " + clean(event.project.name), markup=False)
+        item = screen.table.highlighted_item
+        if isinstance(item, Analysis) and item.project_id == event.project_id:
+            screen.show_detail(item)
 
     def failed(self, event: out.ProjectFailed) -> None:
         """A project could not be fetched: say so when the user asked, mark it in the list."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from textual.app import App
 from textual.timer import Timer
 
-from screen_analysis.tui.feed import RefreshJob, RefreshSchedule
+from screen_analysis.tui.feed import RefreshJob, RefreshResult, RefreshSchedule
 from screen_analysis.tui.screens import main_outcomes as out
 
 if TYPE_CHECKING:
@@ -91,6 +91,27 @@ class AutoRefresh:
             lambda error: out.RefreshFailed(job, error),
         )
         screen.run_worker(work, group="auto-refresh", exit_on_error=False)
+
+    def loaded(self, result: RefreshResult) -> None:
+        """Apply a round's answer: arrivals on top (only while the top is shown), rows changed
+        in place (they flash), totals and projects asked again only when something moved."""
+        screen = self._screen
+        table = screen.table
+        top = table.items[0] if table.items else None
+        refreshed = screen.feed.apply_refresh(result, top=top, at_top=table.scroll_y == 0)
+        if refreshed is not None:
+            table.prepend_items(refreshed.arrived)
+            changed = set(table.update_items(refreshed.rows))
+            item = table.highlighted_item
+            if item is not None and item.id in changed:
+                screen.show_detail(item)
+            if changed or refreshed.arrived or refreshed.total_changed:
+                screen.totals.load(fresh=True)
+                moved = [*refreshed.arrived, *(i for i in refreshed.rows if i.id in changed)]
+                screen.projects.refetch(moved)
+            screen.totals.show()
+            screen.update_status()
+        self.ended(ok=True, cursor_refused=bool(refreshed and refreshed.cursor_refused))
 
     def ended(self, *, ok: bool, cursor_refused: bool = False) -> None:
         """A round's answer was applied: back off after a failure, re-arm."""

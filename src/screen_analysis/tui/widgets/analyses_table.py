@@ -9,24 +9,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
-from functools import partial
 from typing import ClassVar, TypeAlias
 
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Region, Size, Spacing
+from textual.geometry import Region, Size
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.timer import Timer
 
 from screen_analysis.api.models import AnalysisItem
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.widgets import table_messages as messages
-from screen_analysis.tui.widgets.scroll_speed import ScrollSpeed
+from screen_analysis.tui.widgets.scroll_speed import NearEndWatch
+from screen_analysis.tui.widgets.table_cursor import RowCursorView
+from screen_analysis.tui.widgets.table_flash import RowFlashes
 from screen_analysis.tui.widgets.table_layout import fit_cell, layout_columns
 from screen_analysis.tui.widgets.table_order import SortOrder, clicked_sort, next_sort
-from screen_analysis.tui.widgets.table_paint import TablePainter
+from screen_analysis.tui.widgets.table_paint import HEADER_HEIGHT, TablePainter
 from screen_analysis.tui.widgets.table_render import (
     RowCells,
     row_cells,
@@ -37,23 +36,21 @@ from screen_analysis.tui.widgets.table_styles import TABLE_COMPONENT_CLASSES, TA
 
 __all__ = ["AnalysesTable", "SortOrder", "fit_cell", "layout_columns"]
 
-HEADER_HEIGHT = 1
-FLASH_SECONDS = 1.5
 CLOCK_TICK_SECONDS = 30.0  # relative times ("5m ago") are re-rendered this often
 
 
-class AnalysesTable(ScrollView, can_focus=True):
+class AnalysesTable(RowCursorView):
     """A table of analyses with a row cursor, rendering only the lines on screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Select",
                 tooltip="Select the highlighted analysis", id="select"),
-        Binding("up,k", "cursor_up", "Cursor up", show=False, id="cursor-up"),
-        Binding("down,j", "cursor_down", "Cursor down", show=False, id="cursor-down"),
-        Binding("pageup", "page_up", "Page up", show=False, id="page-up"),
-        Binding("pagedown", "page_down", "Page down", show=False, id="page-down"),
-        Binding("home", "first_row", "First row", show=False, id="first-row"),
-        Binding("end", "last_row", "Last loaded row", show=False, id="last-row"),
+        Binding("up,k", "move('up')", "Cursor up", show=False, id="cursor-up"),
+        Binding("down,j", "move('down')", "Cursor down", show=False, id="cursor-down"),
+        Binding("pageup", "move('page-up')", "Page up", show=False, id="page-up"),
+        Binding("pagedown", "move('page-down')", "Page down", show=False, id="page-down"),
+        Binding("home", "move('first')", "First row", show=False, id="first-row"),
+        Binding("end", "move('last')", "Last loaded row", show=False, id="last-row"),
         Binding("s", "cycle_sort", "Sort", id="sort",
                 tooltip="Sort the loaded rows (score, created, label, status)"),
     ]  # fmt: skip
@@ -61,8 +58,6 @@ class AnalysesTable(ScrollView, can_focus=True):
     COMPONENT_CLASSES: ClassVar[set[str]] = TABLE_COMPONENT_CLASSES
     DEFAULT_CSS = TABLE_CSS
 
-    cursor_row: reactive[int] = reactive(0, repaint=False, init=False)
-    """Index of the highlighted row (0 when the table is empty)."""
     empty_message: reactive[str] = reactive("")
     """Shown, centred and muted, when there are no rows ("Loading…", "No analyses match")."""
     near_end_threshold: int = 60
@@ -89,21 +84,18 @@ class AnalysesTable(ScrollView, can_focus=True):
         disabled: bool = False,
     ) -> None:
         """Create an empty table; `clock` gives "now" for the relative created times."""
-        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        super().__init__(TableRows(), name=name, id=id, classes=classes, disabled=disabled)
         self._clock = clock
         if near_end_threshold is not None:
             self.near_end_threshold = near_end_threshold
         if lookahead_s is not None:
             self.lookahead_s = lookahead_s
-        self._rows = TableRows()
         self._project_names: dict[str, str] = {}
         self._painter = TablePainter(
             self._rows, self.get_component_rich_style, lambda item: self._cells(item)
         )
-        self._hover_row = -1
-        self._flashing: dict[int, Timer] = {}  # by position in the server's order
-        self._near_end_posted: int | None = None
-        self._speed = ScrollSpeed()
+        self._flashing = RowFlashes(self.set_timer, self._end_flash)
+        self._near = NearEndWatch()
         self._now = clock()
         self.set_reactive(AnalysesTable.empty_message, empty_message)
 
@@ -113,11 +105,6 @@ class AnalysesTable(ScrollView, can_focus=True):
     def items(self) -> Sequence[AnalysisItem]:
         """A read-only view of the loaded rows, in the order shown."""
         return self._rows.view
-
-    @property
-    def highlighted_item(self) -> AnalysisItem | None:
-        """The item under the cursor, or None when the table is empty."""
-        return self._rows.item(self.cursor_row) if self._rows else None
 
     def index_of(self, analysis_id: str) -> int | None:
         """The row of the analysis with `analysis_id` (its first, if sent twice), or None."""
@@ -144,24 +131,12 @@ class AnalysesTable(ScrollView, can_focus=True):
         """Sort by the next column of the cycle; after status, the server's order again."""
         self.sort_by(next_sort(self._rows.order))
 
-    def _follow(self, item: AnalysisItem | None) -> None:
-        """Put the cursor back on `item` after rows moved, without announcing a move."""
-        position = None if item is None else self._rows.position_of(item)
-        if position is not None:
-            row = self._rows.row_of_position(position)
-            if row != self.cursor_row:
-                self.set_reactive(AnalysesTable.cursor_row, row)
-                self._scroll_cursor_into_view()
-
     def set_items(self, items: Iterable[AnalysisItem], *, keep_id: str | None = None) -> None:
         """Replace all rows; the cursor stays on `keep_id`'s row when present, else row 0."""
-        for timer in self._flashing.values():
-            timer.stop()
         self._flashing.clear()
         self._rows.replace_all(items)
         self._invalidate()
-        self._near_end_posted = None
-        self._speed.reset()
+        self._near.reset()
         keep = self._rows.row_of_id(keep_id) if keep_id is not None else None
         self.set_reactive(AnalysesTable.cursor_row, keep or 0)
         self._hover_row = -1
@@ -202,26 +177,18 @@ class AnalysesTable(ScrollView, can_focus=True):
         new = self._rows.prepend(items)
         if not new:
             return 0
-        for timer in self._flashing.values():
-            timer.stop()
         self._flashing.clear()
         self._invalidate()
         self._update_virtual_size()
         self._hover_row = -1
         self._follow(keep)
         for position in range(len(new)):
-            self._flash(position)
+            self._flashing.flash(position)
         self.refresh()
         if keep is None:
             self._post_highlighted()
             self._check_near_end()
         return len(new)
-
-    @property
-    def visible_rows(self) -> range:
-        """The indices of the loaded rows inside the viewport."""
-        first = int(self.scroll_y)
-        return range(first, min(len(self._rows), first + self._visible_rows))
 
     def update_items(self, items: Iterable[AnalysisItem]) -> list[str]:
         """Replace loaded rows with the same ids in place; ids not loaded are ignored.
@@ -239,7 +206,7 @@ class AnalysesTable(ScrollView, can_focus=True):
             touched = True
             if status_of(old) != status_of(item) and item.id is not None:
                 changed.append(item.id)
-                self._flash(position)
+                self._flashing.flash(position)
         if touched:
             self._invalidate()
             if self._rows.sorted:
@@ -253,10 +220,6 @@ class AnalysesTable(ScrollView, can_focus=True):
         self._invalidate()
         self.refresh()
 
-    def move_cursor(self, row: int) -> None:
-        """Move the cursor to `row` (clamped to the loaded rows) and keep it visible."""
-        self.cursor_row = row
-
     def _update_virtual_size(self) -> None:
         self.virtual_size = Size(0, len(self._rows) + HEADER_HEIGHT)
 
@@ -265,28 +228,17 @@ class AnalysesTable(ScrollView, can_focus=True):
 
     # Cursor, scrolling and paging
 
-    def validate_cursor_row(self, row: int) -> int:
-        """Clamp the cursor to the loaded rows."""
-        return max(0, min(row, len(self._rows) - 1))
-
     def watch_cursor_row(self, old: int, new: int) -> None:
-        """Repaint the two rows, keep the cursor visible and tell the screen."""
-        self._refresh_row(old)
-        self._refresh_row(new)
-        self._scroll_cursor_into_view()
-        self._post_highlighted()
-        self._speed.mark(max(new, self._bottom_row))
+        """Repaint the two rows, keep the cursor visible, tell the screen, check the end."""
+        super().watch_cursor_row(old, new)
+        self._near.speed.mark(max(new, self._bottom_row))
         self._check_near_end()
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         """Scrolling (wheel, scrollbar, keys) may bring the end of the rows into view."""
         super().watch_scroll_y(old_value, new_value)
-        self._speed.mark(max(self.cursor_row, self._bottom_row))
+        self._near.speed.mark(max(self.cursor_row, self._bottom_row))
         self._check_near_end()
-
-    @property
-    def _bottom_row(self) -> int:
-        return int(self.scroll_y) + self._visible_rows - 1
 
     def watch_empty_message(self) -> None:
         """Repaint the empty message."""
@@ -294,126 +246,31 @@ class AnalysesTable(ScrollView, can_focus=True):
             self.refresh()
 
     @property
-    def _visible_rows(self) -> int:
-        return max(0, self.scrollable_content_region.height - HEADER_HEIGHT)
-
-    def _scroll_cursor_into_view(self) -> None:
-        if not self._rows or self._visible_rows == 0:
-            return
-        width = self.scrollable_content_region.width
-        region = Region(0, self.cursor_row + HEADER_HEIGHT, width, 1)
-        self.scroll_to_region(
-            region,
-            spacing=Spacing(HEADER_HEIGHT, 0, 0, 0),
-            animate=False,
-            force=True,
-            immediate=True,
-            x_axis=False,
-        )
-
-    @property
     def near_end(self) -> bool:
         """Whether the cursor or the viewport is within the threshold of the last row.
 
         Never while sorted: the rows shown last are not the end of the listing.
         """
-        last = len(self._rows) - 1
-        if last < 0 or self._rows.sorted:
-            return False
-        bottom = self._bottom_row
-        ahead = self._speed.rows_per_second() * self.lookahead_s
-        near = max(self.near_end_threshold, int(ahead))
-        return last - self.cursor_row <= near or last - bottom <= near
+        return not self._rows.sorted and self._near.is_near(
+            last=len(self._rows) - 1,
+            cursor=self.cursor_row,
+            bottom=self._bottom_row,
+            threshold=self.near_end_threshold,
+            lookahead_s=self.lookahead_s,
+        )
 
     def _check_near_end(self) -> None:
-        loaded = len(self._rows)
-        if loaded == 0 or loaded == self._near_end_posted:
-            return
-        if self.near_end:
-            self._near_end_posted = loaded
-            self.post_message(self.NearEnd(self, loaded))
-
-    def _post_highlighted(self) -> None:
-        if self._rows:
-            row = self.cursor_row
-            self.post_message(self.Highlighted(self, self._rows.item(row), row))
-
-    def _hide_hover(self) -> None:
-        if self._hover_row >= 0:
-            self._refresh_row(self._hover_row)
-            self._hover_row = -1
-
-    def action_cursor_up(self) -> None:
-        """Move the cursor up one row."""
-        self._hide_hover()
-        self.cursor_row -= 1
-
-    def action_cursor_down(self) -> None:
-        """Move the cursor down one row."""
-        self._hide_hover()
-        self.cursor_row += 1
-
-    def action_page_up(self) -> None:
-        """Move the cursor and the view up one page."""
-        self._hide_hover()
-        page = max(1, self._visible_rows)
-        self.scroll_to(y=self.scroll_y - page, animate=False, immediate=True)
-        self.cursor_row -= page
-
-    def action_page_down(self) -> None:
-        """Move the cursor and the view down one page."""
-        self._hide_hover()
-        page = max(1, self._visible_rows)
-        self.scroll_to(y=self.scroll_y + page, animate=False, immediate=True)
-        self.cursor_row += page
-
-    def action_first_row(self) -> None:
-        """Move the cursor to the first row."""
-        self._hide_hover()
-        self.cursor_row = 0
-
-    def action_last_row(self) -> None:
-        """Move the cursor to the last loaded row (which asks the screen for more)."""
-        self._hide_hover()
-        self.cursor_row = len(self._rows) - 1
-
-    def action_select_cursor(self) -> None:
-        """Post `Selected` for the highlighted row."""
-        if self._rows:
-            row = self.cursor_row
-            self.post_message(self.Selected(self, self._rows.item(row), row))
+        if self._near.should_say(len(self._rows), self.near_end):
+            self.post_message(self.NearEnd(self, len(self._rows)))
 
     # Mouse
 
-    def _row_at(self, event: events.MouseEvent) -> int | None:
-        row = event.style.meta.get("row") if event.style else None
-        return row if isinstance(row, int) and 0 <= row < len(self._rows) else None
-
     async def _on_click(self, event: events.Click) -> None:
         column = event.style.meta.get("column") if event.style else None
-        if isinstance(column, str):
+        if isinstance(column, str):  # the header sorts; rows are the base class's (after this)
             event.stop()
+            event.prevent_default()
             self.sort_by(clicked_sort(self._rows.order, column))
-            return
-        row = self._row_at(event)
-        if row is None:
-            return
-        event.stop()
-        if row == self.cursor_row:
-            self.action_select_cursor()
-        else:
-            self.cursor_row = row
-
-    def _on_mouse_move(self, event: events.MouseMove) -> None:
-        row = self._row_at(event)
-        new = -1 if row is None else row
-        if new != self._hover_row:
-            self._refresh_row(self._hover_row)
-            self._hover_row = new
-            self._refresh_row(new)
-
-    def _on_leave(self, event: events.Leave) -> None:
-        self._hide_hover()
 
     # Timers, focus, size
 
@@ -428,30 +285,15 @@ class AnalysesTable(ScrollView, can_focus=True):
         self._scroll_cursor_into_view()
         self._check_near_end()
 
-    def _on_focus(self, event: events.Focus) -> None:
-        self._refresh_row(self.cursor_row)
-
-    def _on_blur(self, event: events.Blur) -> None:
-        self._refresh_row(self.cursor_row)
-
     def notify_style_update(self) -> None:
         """Styles (theme, focus) changed: rendered lines are stale."""
         super().notify_style_update()
         self._invalidate()
         self.refresh()
 
-    def _flash(self, index: int) -> None:
-        if (timer := self._flashing.pop(index, None)) is not None:
-            timer.stop()
-        self._flashing[index] = self.set_timer(FLASH_SECONDS, partial(self._end_flash, index))
-
-    def _end_flash(self, index: int) -> None:
-        if self._flashing.pop(index, None) is not None and index < len(self._rows):
-            self._refresh_row(self._rows.row_of_position(index))
-
-    def _refresh_row(self, row: int) -> None:
-        if row >= 0:
-            self.refresh_line(row + HEADER_HEIGHT)
+    def _end_flash(self, position: int) -> None:
+        if position < len(self._rows):
+            self._refresh_row(self._rows.row_of_position(position))
 
     # Rendering
 
@@ -463,23 +305,15 @@ class AnalysesTable(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         """Render line `y` of the viewport: the header, a row, the empty message or blank."""
-        width = self.scrollable_content_region.width
-        painter = self._painter
-        if y < HEADER_HEIGHT:
-            return painter.header(width)
-        if not self._rows:
-            if y == max(HEADER_HEIGHT, self._visible_rows // 2) and self.empty_message:
-                return painter.message(width, self.empty_message)
-            return painter.blank(width)
-        row = y - HEADER_HEIGHT + int(self.scroll_y)
-        if row >= len(self._rows):
-            return painter.blank(width)
-        return painter.row(
-            row,
-            width,
-            cursor=row == self.cursor_row,
-            hover=row == self._hover_row,
-            flash=self._rows.position(row) in self._flashing,
+        return self._painter.line(
+            y,
+            self.scrollable_content_region.width,
+            top=int(self.scroll_y),
+            visible=self._visible_rows,
+            message=self.empty_message,
+            cursor=self.cursor_row,
+            hover=self._hover_row,
+            flashing=self._flashing,
             focus=self.has_focus,
         )
 

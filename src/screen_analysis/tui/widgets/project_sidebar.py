@@ -42,8 +42,8 @@ class ProjectSidebar(OptionList):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j", "cursor_down", "Down", show=False),
-        Binding("k", "cursor_up", "Up", show=False),
+        Binding("j", "cursor_down", "Down", show=False, id="sidebar-down"),
+        Binding("k", "cursor_up", "Up", show=False, id="sidebar-up"),
     ]
 
     DEFAULT_CSS = """

@@ -35,3 +35,33 @@ class ScrollSpeed:
     def reset(self) -> None:
         """Forget the history (a new view starts still)."""
         self._marks.clear()
+
+
+class NearEndWatch:
+    """Whether the reader is near the last loaded row, looking further ahead the faster they
+    move; says so once per number of rows loaded (the screen then asks for the next page)."""
+
+    def __init__(self) -> None:
+        self.speed = ScrollSpeed()
+        self._posted: int | None = None
+
+    def reset(self) -> None:
+        """A new set of rows: forget the speed and what was said."""
+        self.speed.reset()
+        self._posted = None
+
+    def is_near(
+        self, *, last: int, cursor: int, bottom: int, threshold: int, lookahead_s: float
+    ) -> bool:
+        """Whether the cursor or the bottom of the viewport is within reach of row `last`."""
+        if last < 0:
+            return False
+        near = max(threshold, int(self.speed.rows_per_second() * lookahead_s))
+        return last - cursor <= near or last - bottom <= near
+
+    def should_say(self, loaded: int, near: bool) -> bool:
+        """True the first time the reader is near the end with `loaded` rows."""
+        if loaded == 0 or loaded == self._posted or not near:
+            return False
+        self._posted = loaded
+        return True

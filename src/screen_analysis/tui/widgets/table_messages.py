@@ -14,7 +14,7 @@ from screen_analysis.api.models import AnalysisItem
 from screen_analysis.tui.widgets.table_order import SortOrder
 
 if TYPE_CHECKING:
-    from screen_analysis.tui.widgets.analyses_table import AnalysesTable
+    from screen_analysis.tui.widgets.table_cursor import RowCursorView
 
 NAMESPACE = "analyses_table"
 
@@ -23,10 +23,10 @@ NAMESPACE = "analyses_table"
 class TableMessage(Message, namespace=NAMESPACE):
     """A message from the table; `control` is the table."""
 
-    table: AnalysesTable
+    table: RowCursorView
 
     @property
-    def control(self) -> AnalysesTable:
+    def control(self) -> RowCursorView:
         """The table that posted the message."""
         return self.table
 

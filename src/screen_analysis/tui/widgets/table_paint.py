@@ -7,7 +7,7 @@ line when the rows, their order, the clock or the styles change.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container
 
 from rich.segment import Segment
 from rich.style import Style
@@ -24,6 +24,8 @@ from screen_analysis.tui.widgets.table_render import (
     status_class_of,
 )
 from screen_analysis.tui.widgets.table_rows import TableRows
+
+HEADER_HEIGHT = 1  # the table's header row
 
 LINE_CACHE_SIZE = 1024
 StyleOf = Callable[..., Style]
@@ -48,6 +50,39 @@ class TablePainter:
         """Forget every rendered line."""
         self._version += 1
         self._cache.clear()
+
+    def line(
+        self,
+        y: int,
+        width: int,
+        *,
+        top: int,
+        visible: int,
+        message: str,
+        cursor: int,
+        hover: int,
+        flashing: Container[int],
+        focus: bool,
+    ) -> Strip:
+        """Line `y` of a viewport whose first row is `top`: the header, a row, the empty
+        table's message (half-way down) or blank."""
+        if y < HEADER_HEIGHT:
+            return self.header(width)
+        if not self._rows:
+            if y == max(HEADER_HEIGHT, visible // 2) and message:
+                return self.message(width, message)
+            return self.blank(width)
+        row = y - HEADER_HEIGHT + top
+        if row >= len(self._rows):
+            return self.blank(width)
+        return self.row(
+            row,
+            width,
+            cursor=row == cursor,
+            hover=row == hover,
+            flash=self._rows.position(row) in flashing,
+            focus=focus,
+        )
 
     def blank(self, width: int) -> Strip:
         """An empty line."""
