@@ -9,8 +9,19 @@ The config file is TOML in the user config dir (platformdirs), e.g.
     refresh_interval = 30.0                 # seconds (default 30, 5 with --demo); 0: off
     images = "auto"                         # auto | kitty | sixel | halfcell | off
 
+    default_profile = "staging"             # optional; else the top level is the default
+
     [keymap]                                # binding ids to keys (see the README)
     find = "ctrl+f"
+
+    [profiles.staging]                      # any top-level setting, plus the network's
+    base_url = "https://staging.example.com"
+    proxy = "http://proxy.corp:3128"        # http(s):// or socks5:// (the `socks` extra)
+    ca_bundle = "~/corp-ca.pem"             # a PEM file of the CAs to trust
+
+A profile is chosen with `--profile/-P NAME` or SCREEN_ANALYSIS_PROFILE, else
+`default_profile`; its keys replace the top level's (its `[keymap]` is merged over the top
+level's). Flags beat env beat profile beat top level.
 """
 
 from __future__ import annotations
@@ -66,6 +77,11 @@ class Settings:
     keymap: Mapping[str, object] = field(
         default_factory=dict
     )  # binding id -> keys, checked by the app
+    profile: str | None = None  # the chosen `[profiles.NAME]`; None: the top level
+    profiles: tuple[str, ...] = ()  # every profile the config file names
+    proxy: str | None = None  # http(s):// or socks5:// URL; None: the environment's
+    ca_bundle: str | None = None  # a PEM file of trusted CAs; None: the system's
+    flags: Mapping[str, Any] = field(default_factory=dict)  # given on the command line
     config_path: Path = field(default_factory=default_config_path)
     state_path: Path = field(default_factory=lambda: data_dir() / "state.json")
 
@@ -92,6 +108,54 @@ def _expect(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], pa
     return value
 
 
+class UnknownProfileError(ConfigError):
+    """The profile asked for is not in the config file; the message lists the known ones."""
+
+
+PROFILE_ENV = f"{ENV_PREFIX}PROFILE"
+_NETWORK_KEYS = ("proxy", "ca_bundle")
+
+
+def profile_names(data: Mapping[str, Any], path: Path) -> tuple[str, ...]:
+    """The `[profiles.NAME]` tables of a parsed config file, in the file's order."""
+    profiles = _expect(data, "profiles", dict, path) or {}
+    for name, table in profiles.items():
+        if not isinstance(table, dict):
+            raise ConfigError(f"config file {path}: 'profiles.{name}' must be a table")
+    return tuple(profiles)
+
+
+def profiles_in(path: Path) -> tuple[str, ...]:
+    """The profiles the config file at `path` names now (ConfigError when it is damaged)."""
+    return profile_names(read_config_file(path), path)
+
+
+def choose_profile(
+    data: Mapping[str, Any], path: Path, wanted: str | None, env: Mapping[str, str]
+) -> str | None:
+    """The profile in use: the flag, else SCREEN_ANALYSIS_PROFILE, else `default_profile`
+    (None: the top level; `wanted=""` asks for it). UnknownProfileError names the known
+    ones."""
+    names = profile_names(data, path)
+    if wanted == "":
+        return None
+    name = wanted or env.get(PROFILE_ENV) or _expect(data, "default_profile", str, path)
+    if name and name not in names:
+        known = ", ".join(names) if names else "none (add a [profiles.NAME] table)"
+        raise UnknownProfileError(f"unknown profile {name!r}; known profiles: {known}")
+    return name or None
+
+
+def _with_profile(data: Mapping[str, Any], name: str | None) -> dict[str, Any]:
+    """The top level with the profile's keys laid over it (keymaps merged)."""
+    merged = {k: v for k, v in data.items() if k not in ("profiles", *_NETWORK_KEYS)}
+    if name is None:
+        return {**merged, **{k: data[k] for k in _NETWORK_KEYS if k in data}}
+    table = dict(data["profiles"][name])
+    keymap = {**(merged.get("keymap") or {}), **(table.pop("keymap", None) or {})}
+    return {**merged, **table, "keymap": keymap}
+
+
 def load_settings(
     *,
     base_url: str | None = None,
@@ -100,13 +164,18 @@ def load_settings(
     refresh_interval: float | None = None,
     allow_insecure_http: bool = False,
     images: str | None = None,
+    profile: str | None = None,
     environ: Mapping[str, str] | None = None,
     config_path: Path | None = None,
 ) -> Settings:
-    """Resolve settings: the arguments (flags) win, then SCREEN_ANALYSIS_* env, then the file."""
+    """Resolve settings: the arguments (flags) win, then SCREEN_ANALYSIS_* env, then the
+    chosen profile, then the file's top level. UnknownProfileError for a profile the file
+    does not name."""
     env = os.environ if environ is None else environ
     path = config_path or default_config_path()
-    data = read_config_file(path)
+    raw = read_config_file(path)
+    chosen = choose_profile(raw, path, profile, env)
+    data = _with_profile(raw, chosen)
     file_projects = _expect(data, "projects", list, path) or []
     if not all(isinstance(p, str) for p in file_projects):
         raise ConfigError(f"config file {path}: 'projects' must be a list of strings")
@@ -123,6 +192,14 @@ def load_settings(
     elif file_interval is not None:
         interval = float(file_interval)
     pinned = tuple(dict.fromkeys([*projects, *file_projects]))
+    flags = {
+        "base_url": base_url,
+        "projects": projects,
+        "theme": theme,
+        "refresh_interval": refresh_interval,
+        "allow_insecure_http": allow_insecure_http,
+    }
+    ca_bundle = _expect(data, "ca_bundle", str, path)
     return Settings(
         base_url=base_url
         or env.get(f"{ENV_PREFIX}BASE_URL")
@@ -133,8 +210,20 @@ def load_settings(
         allow_insecure_http=allow_insecure_http,
         images=images or env.get(f"{ENV_PREFIX}IMAGES") or _expect(data, "images", str, path),
         keymap=dict(_expect(data, "keymap", dict, path) or {}),
+        profile=chosen,
+        profiles=profile_names(raw, path),
+        proxy=_expect(data, "proxy", str, path) or None,
+        ca_bundle=str(Path(ca_bundle).expanduser()) if ca_bundle else None,
+        flags={k: v for k, v in flags.items() if v},
         config_path=path,
     )
+
+
+def settings_for_profile(settings: Settings, name: str | None) -> Settings:
+    """The settings as they would be with `--profile name` and the same flags (the config
+    file re-read); None: the top level. UnknownProfileError for an unknown name."""
+    found = load_settings(**settings.flags, profile=name or "", config_path=settings.config_path)
+    return found.with_overrides(state_path=settings.state_path)
 
 
 def save_config_values(path: Path, **values: Any) -> None:
@@ -162,6 +251,41 @@ def save_config_values(path: Path, **values: Any) -> None:
         for key, value in wanted.items():
             if document.get(key) != value:
                 document[key] = value
+        return tomlkit.dumps(document)
+
+    update_text(path, change, mode=_mode_of(path))
+
+
+def save_profile_values(path: Path, profile: str, **values: Any) -> None:
+    """Set keys in the `[profiles.NAME]` table (made when missing), keeping everything else
+    the user wrote, as `save_config_values` does."""
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
+    from screen_analysis.user_files import update_text
+
+    wanted = {key: _plain(value) for key, value in values.items() if value is not None}
+
+    def change(text: str | None) -> str | None:
+        try:
+            document = tomlkit.parse(text or "")
+        except TOMLKitError as exc:
+            raise ConfigError(f"cannot read config file {path}: {exc}") from exc
+        profiles = document.get("profiles")
+        if profiles is None:
+            profiles = tomlkit.table(is_super_table=True)
+            document["profiles"] = profiles
+        if not isinstance(profiles, dict):
+            raise ConfigError(f"config file {path}: 'profiles' is not a table")
+        table = profiles.get(profile)
+        if table is None:
+            table = tomlkit.table()
+            profiles[profile] = table
+        if not isinstance(table, dict):
+            raise ConfigError(f"config file {path}: 'profiles.{profile}' is not a table")
+        for key, value in wanted.items():
+            if table.get(key) != value:
+                table[key] = value
         return tomlkit.dumps(document)
 
     update_text(path, change, mode=_mode_of(path))
@@ -202,3 +326,10 @@ class Connection:
     api_key: SecretStr
     key_source: str = "env"  # env | keyring | file | session | demo
     is_demo: bool = False
+    profile: str | None = None  # the `[profiles.NAME]` it came from, for messages
+    proxy: str | None = None  # None: the environment's (HTTPS_PROXY, NO_PROXY)
+    ca_bundle: str | None = None  # None: the system's CAs
+
+    def label(self) -> str:
+        """How messages name this connection: the profile, else the address."""
+        return self.profile or self.base_url

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import ssl
 import time
 from collections.abc import Callable
 from types import TracebackType
@@ -54,7 +55,9 @@ class ScreenAnalysisClient:
     One `httpx.AsyncClient` serves every request; use the client as an async context manager
     or call `aclose()`. Requests are retried (`max_retries` times) on connection errors,
     timeouts, 408/409/429 and 5xx. Proxy and CA settings come from the environment as in
-    httpx (HTTPS_PROXY, NO_PROXY, SSL_CERT_FILE) unless a `transport` is given.
+    httpx (HTTPS_PROXY, NO_PROXY, SSL_CERT_FILE) unless a `transport` is given, or `proxy`
+    (an http://, https:// or socks5:// URL; socks needs `httpx[socks]`) or `verify` (an
+    `ssl.SSLContext` with the CAs to trust) say otherwise.
     """
 
     def __init__(
@@ -68,6 +71,8 @@ class ScreenAnalysisClient:
         user_agent: str | None = None,
         retry: RetryPolicy | None = None,
         max_response_bytes: int = MAX_RESPONSE_BYTES,
+        proxy: str | None = None,
+        verify: ssl.SSLContext | None = None,
     ) -> None:
         self._base_url = arguments.check_base_url(base_url)
         self._api_key = arguments.check_api_key(api_key)
@@ -83,13 +88,25 @@ class ScreenAnalysisClient:
         agent = f"screen-analysis/{__version__}"
         suffix = _HEADER_UNSAFE.sub("", clean_message(user_agent or "")).strip()
         self.user_agent = f"{agent} {suffix}" if suffix else agent
-        self._http = httpx.AsyncClient(
-            transport=transport,
-            timeout=self.timeouts.to_httpx(),
-            follow_redirects=False,  # followed by hand, and only to the same origin
-            trust_env=True,
-            headers={"User-Agent": self.user_agent, "Accept": "application/json"},
-        )
+        try:
+            network: dict[str, Any] = {"proxy": proxy} if proxy else {}
+            if verify is not None:
+                network["verify"] = verify
+            self._http = httpx.AsyncClient(
+                transport=transport,
+                timeout=self.timeouts.to_httpx(),
+                follow_redirects=False,  # followed by hand, and only to the same origin
+                trust_env=True,  # HTTPS_PROXY and NO_PROXY apply when no proxy is given
+                headers={"User-Agent": self.user_agent, "Accept": "application/json"},
+                **network,
+            )
+        except ImportError:  # socksio, which httpx needs for socks5://, is an extra
+            raise InvalidArgumentError(
+                "proxy: a socks proxy needs the socks extra (pip install 'screen-analysis[socks]')",
+                param="proxy",
+            ) from None
+        except ValueError as exc:  # a proxy URL httpx cannot use
+            raise InvalidArgumentError(f"proxy: {exc}", param="proxy") from None
 
     @property
     def base_url(self) -> str:

@@ -10,7 +10,7 @@ line, the app to its login or welcome screen.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from screen_analysis.auth.base_url import normalise_base_url
@@ -115,4 +115,12 @@ def resolve_connection(
         return NotConnected(Reason.NO_KEY, str(exc), address)
     except InsecureFileError as exc:
         return NotConnected(Reason.UNSAFE_KEY_FILE, str(exc), address)
-    return Connection(base_url=address, api_key=api_key, key_source=source.value)
+    return with_network(Connection(address, api_key, key_source=source.value), settings)
+
+
+def with_network(connection: Connection, settings: Settings) -> Connection:
+    """`connection` with the profile's name, proxy and CA bundle from `settings` (a key
+    typed into a form starts without them)."""
+    return replace(
+        connection, profile=settings.profile, proxy=settings.proxy, ca_bundle=settings.ca_bundle
+    )

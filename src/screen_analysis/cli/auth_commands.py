@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import sys
 from collections.abc import Callable
@@ -29,14 +30,23 @@ from screen_analysis.auth.connection import (
     configured_base_url,
     resolve_address,
     resolve_connection,
+    with_network,
 )
 from screen_analysis.auth.errors import ENV_VAR
 from screen_analysis.auth.key_check import KeyCheckError, KeyProblem
 from screen_analysis.auth.key_check import check_key as check_key_with_server
+from screen_analysis.auth.network import network_problem
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.failures import run_reporting, warn
 from screen_analysis.cli.root import CliContext, exit_error, make_client
-from screen_analysis.config import Connection, Settings, load_settings, save_config_values
+from screen_analysis.config import (
+    Connection,
+    Settings,
+    load_settings,
+    save_config_values,
+    save_profile_values,
+    settings_for_profile,
+)
 from screen_analysis.secret import SecretStr
 
 if TYPE_CHECKING:
@@ -72,9 +82,25 @@ def _run(ctx: CliContext, action: Callable[[], T], secrets: list[str]) -> T:
     return run_reporting(action, debug=ctx.debug, secrets=lambda: [*ctx.secrets(), *secrets])
 
 
-def _settings_for(ctx: CliContext, base_url: str | None, *, allow_http: bool = False) -> Settings:
-    """The settings with this command's own `--base-url` / `--allow-insecure-http`."""
-    return ctx.settings.with_overrides(
+def _settings_for(
+    ctx: CliContext,
+    base_url: str | None,
+    *,
+    allow_http: bool = False,
+    profile: str | None = None,
+    new_profile_ok: bool = False,
+) -> Settings:
+    """The settings with this command's own `--profile`, `--base-url` and
+    `--allow-insecure-http` (a profile the file does not name yet only when `new_profile_ok`:
+    login makes it)."""
+    settings = ctx.settings
+    if profile is not None and profile != settings.profile:
+        if profile in settings.profiles or not new_profile_ok:
+            settings = settings_for_profile(settings, profile)
+        else:
+            settings = settings_for_profile(settings, None).with_overrides(profile=profile)
+            settings = dataclasses.replace(settings, base_url=None, proxy=None, ca_bundle=None)
+    return settings.with_overrides(
         base_url=base_url, allow_insecure_http=True if allow_http else None
     )
 
@@ -117,9 +143,17 @@ def check_key(connection: Connection) -> None:
             raise CliError(f"the server rejected the key: {exc.error}", ExitCode.AUTH) from None
         if exc.problem is KeyProblem.INVALID:
             raise CliError(str(exc.error), ExitCode.USAGE) from None
+        named = network_problem(exc.error, connection)
+        if named is not None:
+            raise CliError(named, ExitCode.API) from None
         raise CliError(
             f"could not check the key with {connection.base_url}: {exc.error}", ExitCode.API
         ) from None
+
+
+_PROFILE_OPTION = click.option(
+    "--profile", "-P", metavar="NAME", help="The config's [profiles.NAME] (default: the root's)."
+)
 
 
 def _keyring_error(exc: KeyringUnavailableError) -> CliError:
@@ -139,6 +173,7 @@ def _keyring_error(exc: KeyringUnavailableError) -> CliError:
     is_flag=True,
     help="Allow plain http:// to a host that is not this machine.",
 )
+@_PROFILE_OPTION
 @click.argument("stray", nargs=-1, metavar="")
 @click.pass_context
 def login(
@@ -147,12 +182,14 @@ def login(
     api_key_stdin: bool,
     insecure_storage: bool,
     allow_insecure_http: bool,
+    profile: str | None,
     stray: tuple[str, ...],
 ) -> None:
     """Check an API key with the server and store it in the OS keyring.
 
     The key is prompted for without echo, or read from stdin with --api-key-stdin; it is
-    never taken as an argument. The base URL becomes the configured default.
+    never taken as an argument. The base URL becomes the configured default, or with
+    --profile NAME the base URL of `[profiles.NAME]` (made when missing).
     """
     ctx = _context(click_ctx)
     secrets: list[str] = list(stray)
@@ -161,9 +198,10 @@ def login(
         if stray:
             # Caught here rather than by click, whose message would echo the argument.
             raise CliError(_ARGUMENT_REFUSED, ExitCode.USAGE)
-        url = _required(
-            resolve_address(_settings_for(ctx, base_url, allow_http=allow_insecure_http))
+        settings = _settings_for(
+            ctx, base_url, allow_http=allow_insecure_http, profile=profile, new_profile_ok=True
         )
+        url = _required(resolve_address(settings))
         keystore = KeyStore()
         files = InsecureFileStore(warn=warn)
         if not insecure_storage:
@@ -173,10 +211,15 @@ def login(
                 raise _keyring_error(exc) from None
         api_key = _read_key(api_key_stdin)
         secrets.append(api_key.get_secret_value())
-        check_key(Connection(url, api_key, key_source="session"))
+        check_key(with_network(Connection(url, api_key, key_source="session"), settings))
         where = _store(url, api_key, keystore, files, insecure=insecure_storage)
-        save_config_values(ctx.settings.config_path, base_url=url)
-        click.echo(f"Logged in to {url} with key {mask_key(api_key)}, stored in {where}.")
+        if settings.profile is not None:
+            save_profile_values(settings.config_path, settings.profile, base_url=url)
+            named = f" (profile {settings.profile})"
+        else:
+            save_config_values(settings.config_path, base_url=url)
+            named = ""
+        click.echo(f"Logged in to {url}{named} with key {mask_key(api_key)}, stored in {where}.")
 
     _run(ctx, action, secrets)
 
@@ -202,13 +245,15 @@ def _store(
 
 @click.command(short_help="Remove the stored API key for a server.")
 @click.option("--base-url", metavar="URL", help="The server to log out of (default: configured).")
+@_PROFILE_OPTION
 @click.pass_context
-def logout(click_ctx: click.Context, base_url: str | None) -> None:
-    """Remove the stored API key for a server (from the keyring and the opt-in file)."""
+def logout(click_ctx: click.Context, base_url: str | None, profile: str | None) -> None:
+    """Remove the stored API key for a server (from the keyring and the opt-in file); with
+    --profile NAME, for that profile's base URL (the config is left as it is)."""
     ctx = _context(click_ctx)
 
     def action() -> None:
-        url = _required(configured_base_url(_settings_for(ctx, base_url)))
+        url = _required(configured_base_url(_settings_for(ctx, base_url, profile=profile)))
         removed: list[str] = []
         problem: KeyringUnavailableError | None = None
         try:
@@ -243,14 +288,25 @@ def auth() -> None:
 
 @auth.command(short_help="Where the key comes from and whether it is accepted.")
 @click.option("--base-url", metavar="URL", help="The server to check (default: configured).")
+@click.option("--check", is_flag=True, help="With profiles: check each profile's key too.")
+@_PROFILE_OPTION
 @click.pass_context
-def status(click_ctx: click.Context, base_url: str | None) -> None:
-    """Show the base URL, where the key comes from, the key masked, and the server's verdict."""
+def status(
+    click_ctx: click.Context, base_url: str | None, check: bool, profile: str | None
+) -> None:
+    """Show the base URL, where the key comes from, the key masked, and the server's verdict.
+
+    When the config has profiles (and neither --base-url nor --profile is given), every
+    profile is listed; --check asks each one's server.
+    """
     ctx = _context(click_ctx)
     secrets: list[str] = []
 
     def action() -> None:
-        settings = _settings_for(ctx, base_url)
+        if base_url is None and profile is None and ctx.settings.profiles:
+            _status_of_profiles(ctx, check=check, secrets=secrets)
+            return
+        settings = _settings_for(ctx, base_url, profile=profile)
         click.echo(f"Base URL:   {_required(configured_base_url(settings))}")
         files = InsecureFileStore(warn=warn)
         found = resolve_connection(settings, file_store=files)
@@ -273,3 +329,49 @@ def _describe_source(source: KeySource, files: InsecureFileStore) -> str:
     if source is KeySource.FILE:
         return f"file ({files.path}, plain text)"
     return "keyring"
+
+
+def _status_of_profiles(ctx: CliContext, *, check: bool, secrets: list[str]) -> None:
+    """Every profile (and the top level when it names a server): base URL, key source,
+    masked key, and with `check` the server's verdict. Exit code of the worst problem."""
+    names: list[str | None] = [None, *ctx.settings.profiles]
+    worst: CliError | None = None
+    files = InsecureFileStore(warn=warn)
+    for name in names:
+        settings = settings_for_profile(ctx.settings, name)
+        if name is None and not settings.base_url:
+            continue
+        in_use = " (in use)" if name == ctx.settings.profile else ""
+        click.echo(f"{name or '(top level)'}{in_use}")
+        problem = _status_of_one(settings, files, check=check, secrets=secrets)
+        if problem is not None and (worst is None or problem.code > worst.code):
+            worst = problem
+    if worst is not None:
+        raise CliError("not every profile is ready: " + str(worst), worst.code)
+
+
+def _status_of_one(
+    settings: Settings, files: InsecureFileStore, *, check: bool, secrets: list[str]
+) -> CliError | None:
+    """One profile's lines, indented; the problem, if any, as the CliError it would be."""
+    address = configured_base_url(settings)
+    if isinstance(address, NotConnected):
+        click.echo(f"  Base URL:   none ({address.message})")
+        return exit_error(address)
+    click.echo(f"  Base URL:   {address}")
+    found = resolve_connection(settings, file_store=files)
+    if isinstance(found, NotConnected):
+        click.echo(f"  Key:        none ({found.message})")
+        return exit_error(found)
+    secrets.append(found.api_key.get_secret_value())
+    click.echo(f"  Key source: {_describe_source(KeySource(found.key_source), files)}")
+    click.echo(f"  Key:        {mask_key(found.api_key)}")
+    if not check:
+        return None
+    try:
+        check_key(found)
+    except CliError as exc:
+        click.echo(f"  Server:     {exc}")
+        return exc
+    click.echo("  Server:     accepts the key")
+    return None

@@ -46,11 +46,18 @@ def make_client(
 ) -> ScreenAnalysisClient:
     """The one client factory: every client the CLI, the app and `login` use is built here.
 
-    A key check passes `max_retries=0`: one answer, fast.
+    A key check passes `max_retries=0`: one answer, fast. The profile's proxy and CA bundle
+    come with the connection (`auth.network.client_network`).
     """
     from screen_analysis.api.client import ScreenAnalysisClient
+    from screen_analysis.auth.network import client_network
 
-    return ScreenAnalysisClient(connection.base_url, connection.api_key, max_retries=max_retries)
+    return ScreenAnalysisClient(
+        connection.base_url,
+        connection.api_key,
+        max_retries=max_retries,
+        **client_network(connection),
+    )
 
 
 def exit_error(why: NotConnected) -> CliError:
@@ -84,8 +91,21 @@ class CliContext:
         return [*known, env_key]
 
     def run(self, action: Callable[[], T]) -> T:
-        """Run a command body with the project's error reporting."""
-        return run_reporting(action, debug=self.debug, secrets=self.secrets)
+        """Run a command body with the project's error reporting (a network failure the
+        profile's settings explain is named by the profile)."""
+        return run_reporting(lambda: self._named(action), debug=self.debug, secrets=self.secrets)
+
+    def _named(self, action: Callable[[], T]) -> T:
+        from screen_analysis.api.errors import APIConnectionError
+        from screen_analysis.auth.network import network_problem
+
+        try:
+            return action()
+        except APIConnectionError as exc:
+            why = network_problem(exc, self._connection) if self._connection else None
+            if why is None:
+                raise
+            raise CliError(why, ExitCode.API) from exc
 
     def connection(self) -> Connection:
         """The server and key to use: the embedded demo, or the configured server."""
@@ -200,6 +220,12 @@ class LazyGroup(click.Group):
 )
 @click.option("--theme", metavar="NAME", help="Colour theme for the app.")
 @click.option(
+    "--profile",
+    "-P",
+    metavar="NAME",
+    help="Use the config's [profiles.NAME] (env SCREEN_ANALYSIS_PROFILE).",
+)
+@click.option(
     "--allow-insecure-http",
     is_flag=True,
     help="Allow plain http:// to a host that is not this machine.",
@@ -218,6 +244,7 @@ def cli(
     demo: bool,
     projects: tuple[str, ...],
     theme: str | None,
+    profile: str | None,
     allow_insecure_http: bool,
     images: str | None,
     debug: bool,
@@ -233,6 +260,7 @@ def cli(
             theme=theme,
             allow_insecure_http=allow_insecure_http,
             images=images,
+            profile=profile,
         )
     except Exception as exc:  # a broken config file is a usage error, said in one line
         run_reporting(_raise(exc), debug=debug, secrets=list)

@@ -27,6 +27,7 @@ from screen_analysis.tui.commands import MainCommands
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.graphics import Graphics, replay_typeahead
 from screen_analysis.tui.keys import binding_ids, check_keymap, key_help
+from screen_analysis.tui.profile_switch import ProfileSwitcher
 from screen_analysis.tui.screens.help import HelpScreen, HelpSection
 from screen_analysis.tui.screens.insight_keys import COMPARE_KEYS, OVERVIEW_KEYS
 from screen_analysis.tui.screens.login import LoginScreen
@@ -146,6 +147,7 @@ class ScreenAnalysisApp(App[int]):
         self.theme = wanted
         self.keymap, self._keymap_problems = check_keymap(settings.keymap, remappable_ids())
         self.set_keymap(self.keymap)
+        self.profile_switch = ProfileSwitcher(self)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """The app's variables ($status-*, $score-*) derived from the current theme."""
@@ -167,7 +169,7 @@ class ScreenAnalysisApp(App[int]):
             self.notify("\n".join(lines + self._keymap_problems), severity="warning",
                         timeout=15, markup=False)  # fmt: skip
         if self.connection is not None:
-            await self._browse(self.connection)
+            await self.browse(self.connection)
         elif why is not None and why.reason is not Reason.NO_SERVER:
             await self.push_screen(self._login(start_line(why)), self._signed_in)
         elif why is None and self.settings.base_url:
@@ -190,7 +192,7 @@ class ScreenAnalysisApp(App[int]):
 
     def _sign_in(self, *, demo: bool = False) -> SignIn:
         """The one sign-in path; a demo key is never kept."""
-        sign_in = SignIn(self.make_client, self.save_key, self.settings.config_path)
+        sign_in = SignIn(self.make_client, self.save_key, self.settings.config_path, self.settings)
         return sign_in.session_only() if demo else sign_in
 
     def _login(self, message: str = "", *, renewing: Connection | None = None) -> LoginScreen:
@@ -205,20 +207,27 @@ class ScreenAnalysisApp(App[int]):
 
     async def _signed_in(self, connection: Connection | None) -> None:
         if connection is not None:
-            await self._browse(connection)
+            await self.browse(connection)
 
     async def _close_client(self) -> None:
         if self.client is not None:
             client, self.client = self.client, None
             await client.aclose()
 
-    async def _browse(self, connection: Connection) -> None:
-        """Open a client for `connection` and show the main screen (replacing any other)."""
-        await self._close_client()
+    async def browse(self, connection: Connection, settings: Settings | None = None) -> None:
+        """Open a client for `connection` and show the main screen (replacing any other);
+        with `settings`, those of the profile switched to. The old client is closed once
+        the new one exists; nothing of the old server's view is kept."""
+        stale, self.client = self.client, self.make_client(connection)
+        if stale is not None:
+            await stale.aclose()
+        if settings is not None:
+            self._adopt(settings)
         self.connection = connection
         self.client = self.make_client(connection)
         self._fetch_images_with(self.client)
-        self.sub_title = "demo" if connection.is_demo else clean(connection.base_url)
+        where = "demo" if connection.is_demo else clean(connection.base_url)
+        self.sub_title = f"{clean(connection.profile)} · {where}" if connection.profile else where
         key = server_key(connection.base_url, is_demo=connection.is_demo)
         self.remembered = self.remembered.for_server(key)
         self._report_state_problem(self.remembered.problem)
@@ -239,6 +248,18 @@ class ScreenAnalysisApp(App[int]):
             self.previews.pipeline.fetch = client.fetch_image
         self.previews.is_api_origin = client.is_api_origin
 
+    def _adopt(self, settings: Settings) -> None:
+        """The switched-to profile's settings: its theme and keymap apply at once."""
+        self.settings = settings
+        if settings.theme and settings.theme in self.available_themes:
+            self.theme = settings.theme
+        self.keymap, _problems = check_keymap(settings.keymap, remappable_ids())
+        self.set_keymap(self.keymap)
+
+    def switch_profile(self, name: str) -> None:
+        """Switch to `[profiles.NAME]` once its connection has been checked."""
+        self.profile_switch.switch(name)
+
     @on(WelcomeScreen.DemoRequested)
     @on(LoginScreen.DemoRequested)
     def _demo_requested(self) -> None:
@@ -253,7 +274,7 @@ class ScreenAnalysisApp(App[int]):
     @on(SignInForm.Accepted)
     async def _connected_from_welcome(self, event: SignInForm.Accepted) -> None:
         """The welcome screen's form signed in (the login screen dismisses itself)."""
-        await self._browse(event.connection)
+        await self.browse(event.connection)
         if event.note:
             self.notify(event.note, severity="warning", timeout=20, markup=False)
 
@@ -294,7 +315,7 @@ class ScreenAnalysisApp(App[int]):
         if event.worker.group != "connect":
             return
         if event.state is WorkerState.SUCCESS and isinstance(event.worker.result, Connection):
-            await self._browse(event.worker.result)
+            await self.browse(event.worker.result)
         elif event.state is WorkerState.ERROR and isinstance(
             self.screen, WelcomeScreen | LoginScreen
         ):

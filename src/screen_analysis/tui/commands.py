@@ -1,5 +1,5 @@
-"""The command palette (Ctrl+P): the main screen's bindings (remapped keys shown), and the
-projects listed."""
+"""The command palette (Ctrl+P): the main screen's bindings (remapped keys shown), the
+projects listed, and "Switch to NAME" for every other profile in the config."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from textual.content import Content
 
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.keys import KeyHelp, key_help
+from screen_analysis.tui.profile_switch import ProfileSwitcher
 from screen_analysis.tui.screens.main import MainScreen
 
 
@@ -40,6 +41,17 @@ class MainCommands(Provider):
             (key.description, partial(screen.run_action, key.action), palette_help(key))
             for key in key_help(type(screen).BINDINGS, keymap)
         ]
+        switch = getattr(self.app, "profile_switch", None)
+        targets = switch.targets() if isinstance(switch, ProfileSwitcher) else ()
+        for name in targets:
+            assert isinstance(switch, ProfileSwitcher)
+            choices.append(
+                (
+                    "Switch to " + clean(name),
+                    partial(switch.switch, name),
+                    "Profile: checked before switching",
+                )
+            )
         choices.append(("Show all projects", partial(screen.choose_project, None), "All projects"))
         for project_id in screen.sidebar.project_ids:
             known = screen.book.get(project_id)

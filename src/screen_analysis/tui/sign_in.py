@@ -12,9 +12,17 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from screen_analysis.api.describe import describe_error
+from screen_analysis.auth.connection import with_network
 from screen_analysis.auth.errors import KeyringUnavailableError
 from screen_analysis.auth.key_check import ClientFactory, KeyCheckError, KeyProblem, check_key
-from screen_analysis.config import ConfigError, Connection, save_config_values
+from screen_analysis.auth.network import network_problem
+from screen_analysis.config import (
+    ConfigError,
+    Connection,
+    Settings,
+    save_config_values,
+    save_profile_values,
+)
 from screen_analysis.safe_text import clean
 
 SaveKey = Callable[[Connection], Awaitable[None]]
@@ -32,16 +40,29 @@ class SignIn:
     its base URL the configured default. Messages never contain the key."""
 
     def __init__(
-        self, make_client: ClientFactory, save_key: SaveKey | None, config_path: Path | None
+        self,
+        make_client: ClientFactory,
+        save_key: SaveKey | None,
+        config_path: Path | None,
+        profile: Settings | None = None,
     ) -> None:
-        """Clients come from `make_client`; without `save_key` keys live for the session."""
+        """Clients come from `make_client`; without `save_key` keys live for the session.
+
+        `profile`: the settings of the profile signed in to; its proxy and CA bundle go with
+        the key check, and its `[profiles.NAME]` table gets the base URL.
+        """
         self._make_client = make_client
         self._save_key = save_key
         self._config_path = config_path
+        self._profile = profile
 
     def session_only(self) -> SignIn:
         """The same check, keeping nothing: the key lives in memory for this session."""
-        return SignIn(self._make_client, None, None)
+        return SignIn(self._make_client, None, None, self._profile)
+
+    def _stamped(self, connection: Connection) -> Connection:
+        """The connection with the profile's name and network settings."""
+        return connection if self._profile is None else with_network(connection, self._profile)
 
     @property
     def can_store(self) -> bool:
@@ -50,20 +71,21 @@ class SignIn:
 
     async def check(self, connection: Connection) -> None:
         """The one key check; SignInError with advice when the key is not accepted."""
+        connection = self._stamped(connection)
         try:
             await check_key(connection, self._make_client)
         except KeyCheckError as exc:
-            raise SignInError(_advice(exc, connection)) from None
+            named = network_problem(exc.error, connection)
+            raise SignInError(named or _advice(exc, connection)) from None
 
     async def store(self, connection: Connection) -> tuple[Connection, str]:
         """Keep a checked key: the connection to go on with, and a note when the key could
         not be stored (the keyring's one-line cause and the options; session only)."""
+        connection = self._stamped(connection)
         notes: list[str] = []
         if self._config_path is not None:
             try:
-                await asyncio.to_thread(
-                    save_config_values, self._config_path, base_url=connection.base_url
-                )
+                await asyncio.to_thread(self._save_base_url, self._config_path, connection)
             except (OSError, ConfigError) as exc:
                 notes.append("The base URL was not saved as the default: " + clean(str(exc)) + ".")
         if self._save_key is not None:
@@ -74,6 +96,13 @@ class SignIn:
             else:
                 connection = dataclasses.replace(connection, key_source="keyring")
         return connection, " ".join(notes)
+
+    def _save_base_url(self, path: Path, connection: Connection) -> None:
+        """The base URL as the default, or as the profile's when signing in to one."""
+        if connection.profile is not None:
+            save_profile_values(path, connection.profile, base_url=connection.base_url)
+        else:
+            save_config_values(path, base_url=connection.base_url)
 
 
 def _advice(failure: KeyCheckError, connection: Connection) -> str:

@@ -36,6 +36,12 @@ FIND = Prompt(
     at_top=True,
 )
 ADD_PROJECT = Prompt("project-id", "proj_…", "Enter adds it, Esc cancels.", title="Add a project")
+EXPORT = Prompt(
+    "export-path",
+    "analyses.csv",
+    "A .csv or .jsonl file (relative: the current directory). Enter goes on, Esc cancels.",
+    title="Export the view to",
+)
 
 
 class PromptDialog(ModalScreen[str | None]):

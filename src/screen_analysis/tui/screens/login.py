@@ -14,6 +14,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Static
@@ -71,8 +72,10 @@ class LoginScreen(ModalScreen[Connection | None]):
         demo_available: bool = False,
         allow_insecure_http: bool = False,
         renewing: bool = False,
+        title: str = "",
     ) -> None:
-        """Ask for a key for `base_url`; `renewing` fixes the URL and allows Esc."""
+        """Ask for a key for `base_url`; `renewing` fixes the URL and allows Esc; `title`
+        replaces the box's own (plain text)."""
         super().__init__()
         self._sign_in = sign_in
         self._base_url = base_url or ""
@@ -80,6 +83,7 @@ class LoginScreen(ModalScreen[Connection | None]):
         self._demo_available = demo_available and not renewing
         self._allow_insecure_http = allow_insecure_http
         self._renewing = renewing
+        self._title = title
 
     @property
     def form(self) -> SignInForm:
@@ -94,7 +98,8 @@ class LoginScreen(ModalScreen[Connection | None]):
         if self._renewing:
             buttons.append(Button("Cancel", id="cancel"))
         with VerticalScroll(), Vertical(id="login-box") as box:
-            box.border_title = "The server refused the API key" if self._renewing else "Sign in"
+            default = "The server refused the API key" if self._renewing else "Sign in"
+            box.border_title = Content(self._title) if self._title else default
             hint = STORED_HINT if self._sign_in.can_store else SESSION_HINT
             yield Static(hint, classes="login-hint", markup=False)
             yield SignInForm(

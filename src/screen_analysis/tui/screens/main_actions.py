@@ -1,6 +1,6 @@
 """What the main screen does with the highlighted analysis and the loaded rows: copy its id
 or image address, open the image in a browser or full screen, find a row by label, ask for
-a project id, fold the project sidebar.
+a project id, fold the project sidebar, export the view (`main_export.ViewExport`).
 
 A part the screen composes (`MainScreen.actions`), not a base class: it reaches the screen's
 table through the screen it was given and runs the browser hand-off in a named worker.
@@ -21,6 +21,7 @@ from screen_analysis.tui.clipboard import copy_text
 from screen_analysis.tui.screens.add_project import AddProjectDialog
 from screen_analysis.tui.screens.find import FindDialog
 from screen_analysis.tui.screens.image_view import ImageView
+from screen_analysis.tui.screens.main_export import ViewExport
 from screen_analysis.tui.screens.main_insight import InsightActions
 from screen_analysis.tui.screens.show_url import ShowUrlDialog
 
@@ -44,13 +45,23 @@ class HighlightActions:
     """The main screen's actions on the highlighted analysis and on the loaded labels."""
 
     NAMES = frozenset(
-        {"find", "find_next", "copy_id", "copy_url", "open_image", "show_image", "toggle_sidebar"}
+        {
+            "find",
+            "find_next",
+            "copy_id",
+            "copy_url",
+            "open_image",
+            "show_image",
+            "toggle_sidebar",
+            "export",
+        }
     ) | (InsightActions.NAMES)
 
     def __init__(self, screen: MainScreen) -> None:
         self._screen = screen
         self._find_query = ""
         self.insight = InsightActions(screen)
+        self._export = ViewExport(screen)
 
     # Overview and comparison (see `InsightActions`)
 
@@ -65,6 +76,10 @@ class HighlightActions:
     def compare(self) -> None:
         """Compare the marked analysis with the highlighted one."""
         self.insight.compare()
+
+    def export(self) -> None:
+        """Write the view (the loaded rows or every page) to a CSV or JSON Lines file."""
+        self._export.start()
 
     def toggle_sidebar(self) -> None:
         """Fold the project sidebar away to give the table the width, or bring it back."""

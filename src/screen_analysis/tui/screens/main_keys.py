@@ -56,6 +56,14 @@ MAIN_KEYS: list[BindingType] = [
         id="copy-url",
     ),
     Binding(
+        "e",
+        "act('export')",
+        "Export",
+        show=False,  # in help and the palette; the footer keeps its room for browsing
+        tooltip="Write the view to a CSV or JSON Lines file",
+        id="export",
+    ),
+    Binding(
         "o", "act('open_image')", "Open", tooltip="Open the image in a browser", id="open-image"
     ),
     Binding("i", "act('show_image')", "Image", tooltip="Show the image full screen", id="image"),

@@ -1,0 +1,156 @@
+"""Writers of analyses as CSV, JSON and JSON Lines, page by page: what `analyses list`
+prints and what the app exports, with the same columns. Headless (no terminal, no UI):
+server text has its control characters escaped or made visible at this edge. They take the
+items as received (JSON values); `raw_of` gives them for rows kept without their page.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections.abc import Sequence
+from typing import Any, Protocol, TextIO
+
+from screen_analysis.api.models import CRITERIA, Analysis, AnalysisItem
+from screen_analysis.safe_text import clean
+
+# Characters json.dumps(ensure_ascii=False) leaves raw that a terminal would act on (C1
+# codes) or that reorder the line (bidi overrides); in JSON they can only occur in strings.
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def dumps_json(value: Any, **options: Any) -> str:
+    """JSON text that keeps non-ASCII readable but escapes every control character."""
+    return _JSON_UNSAFE.sub(_escape, json.dumps(value, ensure_ascii=False, **options))
+
+
+def dumps_items(items: Sequence[Any], separator: str) -> str:
+    """Each item as compact JSON, joined by `separator`, control characters escaped.
+
+    One encoder call per item and one escaping pass per page: the items are written as
+    received, never rebuilt.
+    """
+    return _JSON_UNSAFE.sub(_escape, separator.join(map(_ENCODER.encode, items)))
+
+
+class RawWriter(Protocol):
+    """Receives the items of each page as received (JSON values), so long listings stream."""
+
+    def write(self, raw: Sequence[Any]) -> None:
+        """Write one page's items."""
+
+    def close(self) -> None:
+        """Finish the output (closing brackets, flushing)."""
+
+
+class JsonLinesWriter:
+    """One JSON object a line, as received, flushed per page."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def write(self, raw: Sequence[Any]) -> None:
+        """Write the page."""
+        if raw:
+            self.out.write(dumps_items(raw, "\n") + "\n")
+            self.out.flush()
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+class JsonArrayWriter:
+    """A JSON array of the analyses as received, streamed page by page."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.count = 0
+
+    def write(self, raw: Sequence[Any]) -> None:
+        """Write the page."""
+        if raw:
+            self.out.write(("[\n  " if self.count == 0 else ",\n  ") + dumps_items(raw, ",\n  "))
+            self.count += len(raw)
+            self.out.flush()
+
+    def close(self) -> None:
+        """Close the array."""
+        self.out.write("[]\n" if self.count == 0 else "\n]\n")
+        self.out.flush()
+
+
+CSV_COLUMNS = (
+    "id",
+    "project_id",
+    "status",
+    "label",
+    "score",
+    *(c.value for c in CRITERIA),
+    "error_message",
+    "feedback",
+    "created_at",
+    "completed_at",
+    "image_url",
+)
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        value = " | ".join(str(v) for v in value)
+    # Spreadsheets and terminals alike would act on control characters: made visible.
+    text = clean(value, single_line=False)
+    # A cell that a spreadsheet would run as a formula is quoted as text.
+    if isinstance(value, str) and text.startswith(_FORMULA_START):
+        return "'" + text
+    return text
+
+
+class CsvWriter:
+    """CSV with breakdown flattened into one column per criterion."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.writer = csv.writer(out, lineterminator="\n")
+        self.writer.writerow(CSV_COLUMNS)
+
+    def write(self, raw: Sequence[Any]) -> None:
+        """Write the page."""
+        for obj in raw:
+            row = obj if isinstance(obj, dict) else {}
+            breakdown = row.get("breakdown") if isinstance(row.get("breakdown"), dict) else {}
+            values = {**row, **(breakdown or {})}
+            self.writer.writerow([_csv_cell(values.get(col)) for col in CSV_COLUMNS])
+        self.out.flush()
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+def make_raw_writer(fmt: str, out: TextIO) -> RawWriter:
+    """The writer for a --format value that passes items through (json, jsonl, csv)."""
+    if fmt == "jsonl":
+        return JsonLinesWriter(out)
+    if fmt == "json":
+        return JsonArrayWriter(out)
+    if fmt == "csv":
+        return CsvWriter(out)
+    raise ValueError(f"no raw writer for {fmt!r}")
+
+
+def raw_of(items: Sequence[AnalysisItem]) -> list[Any]:
+    """The rows as the server sent them, for items kept without their page: an invalid
+    item's `raw`, an analysis's documented and unknown fields (JSON-ready)."""
+    return [
+        item.model_dump(mode="json") if isinstance(item, Analysis) else item.raw for item in items
+    ]

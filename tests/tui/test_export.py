@@ -1,0 +1,150 @@
+"""`e` exports the view: the loaded rows or every page, never over a file unasked."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from tests.tui.conftest import connection_to, make_app, settled, wait_until
+
+from screen_analysis.api.writers import CSV_COLUMNS
+from screen_analysis.tui.dialogs import ChoiceDialog, ProgressDialog, PromptDialog
+from screen_analysis.tui.feed import ViewKey
+from screen_analysis.tui.screens.main import MainScreen
+from screen_analysis.tui.screens.main_export import default_export_path
+
+
+def read_csv(path: Path) -> list[list[str]]:
+    with path.open(newline="", encoding="utf-8") as handle:
+        return list(csv.reader(handle))
+
+
+async def answer_path(pilot, text: str | None = None) -> None:
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, PromptDialog))
+    if text is not None:
+        pilot.app.screen.query_one("#export-path").value = text
+    await pilot.press("enter")
+
+
+async def choose(pilot, key: str) -> None:
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ChoiceDialog))
+    await pilot.press(key)
+
+
+def notified(app, words: str) -> bool:
+    return any(words in str(n.message) for n in app._notifications)
+
+
+def test_default_path_names_the_view(tmp_path: Path) -> None:
+    view = ViewKey("proj/../x", "completed")
+    assert default_export_path(view, tmp_path) == tmp_path / "analyses-proj_.._x-completed.csv"
+    assert default_export_path(ViewKey(), tmp_path).name == "analyses-all-all.csv"
+
+
+async def test_export_loaded_then_every_page(
+    demo_server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, invoke
+) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    app = make_app(tmp_path, connection_to(demo_server))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settled(pilot)
+        loaded = [item.id for item in screen.table.items]
+        assert 0 < len(loaded) < 300
+        await pilot.press("e")
+        await answer_path(pilot)  # the default, in the current directory
+        await choose(pilot, "l")
+        target = work / "analyses-all-all.csv"
+        await wait_until(pilot, lambda: target.exists() and notified(app, "Wrote"))
+        rows = read_csv(target)
+        assert rows[0] == list(CSV_COLUMNS)
+        assert [row[0] for row in rows[1:]] == loaded
+        before = target.read_bytes()
+        # the file exists: kept unless the user says otherwise
+        await pilot.press("e")
+        await answer_path(pilot)
+        await choose(pilot, "a")
+        await choose(pilot, "n")
+        await wait_until(pilot, lambda: notified(app, "The file was kept"))
+        assert target.read_bytes() == before
+        await pilot.press("e")
+        await answer_path(pilot)
+        await choose(pilot, "a")
+        await choose(pilot, "y")
+        await wait_until(pilot, lambda: notified(app, "Wrote 300 analyses"))
+        assert isinstance(app.screen, MainScreen)
+        # the same file `analyses list --all --format csv` writes
+        monkeypatch.setenv("SCREEN_ANALYSIS_API_KEY", demo_server.api_key)
+        args = ("--base-url", demo_server.base_url, "analyses", "list", "--all", "--format", "csv")
+        listed = await asyncio.to_thread(invoke, *args)
+        assert target.read_text(encoding="utf-8") == listed.stdout
+        # JSON Lines, as received, by the suffix
+        await pilot.press("e")
+        await answer_path(pilot, "out.jsonl")
+        await choose(pilot, "l")
+        await wait_until(pilot, lambda: (work / "out.jsonl").exists())
+        lines = (work / "out.jsonl").read_text(encoding="utf-8").splitlines()
+        assert [json.loads(line)["id"] for line in lines] == loaded
+        assert sorted(p.name for p in work.iterdir()) == ["analyses-all-all.csv", "out.jsonl"]
+
+
+async def test_cancelled_export_leaves_nothing(
+    fresh_demo_server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = make_app(tmp_path, connection_to(fresh_demo_server))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+        fresh_demo_server.faults.latency_ms = 400
+        await pilot.press("e")
+        await answer_path(pilot, "slow.csv")
+        await choose(pilot, "a")
+        await wait_until(pilot, lambda: isinstance(app.screen, ProgressDialog))
+        await pilot.pause(0.5)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: notified(app, "Export cancelled"))
+        assert isinstance(app.screen, MainScreen)
+        assert not any(p.name.startswith(("slow", ".slow")) for p in tmp_path.iterdir())
+
+
+async def test_unknown_suffix_writes_nothing(demo_server, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = make_app(tmp_path, connection_to(demo_server))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+        await pilot.press("e")
+        await answer_path(pilot, "out.xlsx")
+        await wait_until(pilot, lambda: notified(app, "a .csv or a .jsonl"))
+        assert not (tmp_path / "out.xlsx").exists()
+
+
+async def test_sorted_view_exports_in_the_tables_order(demo_server, tmp_path, monkeypatch) -> None:
+    from screen_analysis.tui.widgets.table_order import SortOrder
+
+    monkeypatch.chdir(tmp_path)
+    app = make_app(tmp_path, connection_to(demo_server))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settled(pilot)
+        screen.table.sort_by(SortOrder("score", descending=True))
+        await pilot.pause()
+        shown = [item.id for item in screen.table.items]
+        await pilot.press("e")
+        await answer_path(pilot)
+        target = tmp_path / "analyses-all-all-by-score-desc.csv"
+        await choose(pilot, "l")
+        await wait_until(pilot, lambda: target.exists() and notified(app, "Wrote"))
+        assert [row[0] for row in read_csv(target)[1:]] == shown
+        await pilot.press("e")
+        await answer_path(pilot)
+        await choose(pilot, "a")
+        await choose(pilot, "y")
+        await wait_until(pilot, lambda: notified(app, "Wrote 300 analyses"))
+    rows = read_csv(target)[1:]
+    scores = [row[4] for row in rows]
+    present = [float(score) for score in scores if score]
+    assert present == sorted(present, reverse=True)
+    assert scores[len(present) :] == [""] * (len(scores) - len(present))  # unscored last
