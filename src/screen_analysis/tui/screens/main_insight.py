@@ -8,15 +8,21 @@ compare screens are imported when first opened: the app's first screen needs nei
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from screen_analysis.api.models import Analysis
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import now_utc
 
+COMPARE_IMAGE_ROWS = 12  # each side's picture, in rows of half-cell blocks
+
 if TYPE_CHECKING:
+    from textual.widget import Widget
+
     from screen_analysis.insight.aggregates import Overview
     from screen_analysis.tui.screens.main import MainScreen
+    from screen_analysis.tui.widgets.screen_image import ImagePreviews
 
 
 class InsightActions:
@@ -78,4 +84,26 @@ class InsightActions:
             return
         from screen_analysis.tui.screens.compare import CompareScreen
 
-        self._screen.app.push_screen(CompareScreen(self.marked, item))
+        slot = image_slot(getattr(self._screen.app, "previews", None))
+        self._screen.app.push_screen(CompareScreen(self.marked, item, image_slot=slot))
+
+
+def image_slot(previews: ImagePreviews | None) -> Callable[[Analysis], Widget]:
+    """What shows each side's image in the comparison: the screen-image widget when images
+    are on, else the image's address (relative to the API server when it is there)."""
+    from textual.content import Content
+    from textual.widgets import Static
+
+    from screen_analysis.tui.widgets.screen_image import ScreenImage
+
+    def slot(item: Analysis) -> Widget:
+        if previews is not None and previews.graphics.enabled:
+            picture = ScreenImage(previews, settle_s=0.0, classes="compare-image")
+            picture.styles.height = COMPARE_IMAGE_ROWS
+            picture.show(item)  # asked for once mounted and sized
+            return picture
+        url = previews.display_url(item.image_url or "") if previews else item.image_url
+        text = "Image: " + (clean(url) or "(no image address)")
+        return Static(Content(text), classes="image-address", markup=False)
+
+    return slot

@@ -43,15 +43,19 @@ class DiffTable(Widget):
         header = self.get_visual_style("diff-table--header")
         overall = self.get_visual_style("diff-table--overall")
         name_width = max((len(row.name) for row in self.rows), default=8) + 2
-        lines = [Content.styled(f"{'':<{name_width}}{'A':>6}{'B':>6}{'B − A':>10}", header)]
+        title = "Score"
+        head = f"{title:<{name_width}}{'A':>6}{'B':>6}{'B − A':>10}"
+        lines = [Content(head).stylize(header, 0, len(head))]
         for index, row in enumerate(self.rows):
             delta = row.delta
             tone = "same" if not delta else ("up" if delta > 0 else "down")
-            lines.append(
-                Content.assemble(
-                    (f"{row.name:<{name_width}}", overall if index == 0 else ""),
-                    f"{format_score(row.a):>6}{format_score(row.b):>6}",
-                    (f"{format_delta(delta):>10}", self.get_visual_style(f"diff-table--{tone}")),
-                )
-            )
+            # One string a line, styled by ranges: the columns stay where the widths put them.
+            name = f"{row.name:<{name_width}}"
+            scores = f"{format_score(row.a):>6}{format_score(row.b):>6}"
+            line = Content(f"{name}{scores}{format_delta(delta):>10}")
+            if index == 0:
+                line = line.stylize(overall, 0, len(row.name))
+            start = len(name) + len(scores)
+            line = line.stylize(self.get_visual_style(f"diff-table--{tone}"), start, len(line))
+            lines.append(line)
         return Content("\n").join(lines)
