@@ -104,3 +104,12 @@ def test_save_profile_values_keeps_comments(path: Path) -> None:
     settings = load_settings(config_path=path, environ={}, profile="new")
     assert settings.base_url == "https://new.example.com"
     assert settings.profiles == ("staging", "prod", "new")
+
+
+def test_any_top_level_setting_is_a_profile_setting(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(
+        'images = "kitty"\n\n[profiles.plain]\nbase_url = "https://x.example"\nimages = "off"\n'
+    )
+    assert load_settings(config_path=path, environ={}).images == "kitty"
+    assert load_settings(config_path=path, environ={}, profile="plain").images == "off"

@@ -224,7 +224,6 @@ class ScreenAnalysisApp(App[int]):
         if settings is not None:
             self._adopt(settings)
         self.connection = connection
-        self.client = self.make_client(connection)
         self._fetch_images_with(self.client)
         where = "demo" if connection.is_demo else clean(connection.base_url)
         self.sub_title = f"{clean(connection.profile)} · {where}" if connection.profile else where
