@@ -39,6 +39,7 @@ from screen_analysis.state import RememberedProjects  # noqa: E402
 from screen_analysis.tui.app import ScreenAnalysisApp  # noqa: E402
 from screen_analysis.tui.graphics import Graphics  # noqa: E402
 from screen_analysis.tui.screens.compare import CompareScreen  # noqa: E402
+from screen_analysis.tui.screens.image_view import ImageView  # noqa: E402
 from screen_analysis.tui.screens.main import MainScreen  # noqa: E402
 from screen_analysis.tui.screens.overview import OverviewScreen  # noqa: E402
 from screen_analysis.tui.themes import load_themes  # noqa: E402
@@ -99,7 +100,7 @@ async def _wait(pilot: Pilot[Any], check: Callable[[], bool], timeout: float = 2
 
 async def _settled(pilot: Pilot[Any]) -> None:
     app = pilot.app
-    if isinstance(app.screen, ModalScreen):  # a dialog being typed into
+    if isinstance(app.screen, ModalScreen | ImageView):  # a dialog, or the image full screen
         await pilot.pause()
         return
     if isinstance(app.screen, OverviewScreen | CompareScreen):
