@@ -2,7 +2,7 @@
 difference, and the feedback only in A, only in B and in both. Esc goes back.
 
 Each side has a slot for the analysis's image: `image_slot` builds the widget that shows
-it (the screen-image widget where the app has one); without it the slot names the address.
+it (the app's `ScreenImage` by default; `address_slot` names the address instead).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import DASH, local_time, status_glyph, status_word
 from screen_analysis.tui.screens.insight_keys import COMPARE_KEYS
 from screen_analysis.tui.widgets.diff_table import DiffTable
+from screen_analysis.tui.widgets.screen_image import ScreenImage
 
 ImageSlot = Callable[[Analysis], Widget]
 """Builds the widget that shows an analysis's image."""
@@ -33,6 +34,11 @@ def address_slot(item: Analysis) -> Widget:
     """The slot without an image widget: the image's address, literally."""
     text = clean(item.image_url) or "(no image address)"
     return Static(Content("Image: " + text), classes="image-address", markup=False)
+
+
+def screen_image_slot(item: Analysis) -> Widget:
+    """The slot with the app's image widget (the screen is asked for once it is mounted)."""
+    return ScreenImage(classes="compare-image")
 
 
 def sentences(items: Sequence[str], empty: str) -> Content:
@@ -56,13 +62,16 @@ class CompareScreen(Screen[None]):
         .side-meta { color: $foreground-muted; }
         .image-slot { height: auto; min-height: 3; border: round $border-blurred; }
         .image-address { color: $foreground-muted; }
+        .compare-image { height: 10; }
         .section-title { color: $accent; text-style: bold; margin-top: 1; }
         #feedback { height: auto; }
         .feedback-column { width: 1fr; height: auto; margin-right: 1; }
     }
     """
 
-    def __init__(self, a: Analysis, b: Analysis, *, image_slot: ImageSlot = address_slot) -> None:
+    def __init__(
+        self, a: Analysis, b: Analysis, *, image_slot: ImageSlot = screen_image_slot
+    ) -> None:
         """Compare `a` with `b`."""
         super().__init__()
         self.comparison: Comparison = compare(a, b)
@@ -104,7 +113,10 @@ class CompareScreen(Screen[None]):
             self.query_one(f"#meta-{key}", Static).update(Content(meta))
             slot = self.query_one(f"#image-{key}", Vertical)
             await slot.remove_children()
-            await slot.mount(self._image_slot(item))
+            widget = self._image_slot(item)
+            await slot.mount(widget)
+            if isinstance(widget, ScreenImage):
+                widget.show(item)
         self.query_one(DiffTable).rows = (result.overall, *result.criteria)
         self.query_one("#feedback-a", Static).update(sentences(result.only_a, "Nothing."))
         self.query_one("#feedback-b", Static).update(sentences(result.only_b, "Nothing."))
