@@ -20,10 +20,21 @@ def test_tallies_equal_a_recount(demo_now: datetime) -> None:
         store.close()
 
 
-def test_default_size_builds_in_well_under_a_second(demo_now: datetime) -> None:
-    started = time.perf_counter()
-    DemoStore.build(DemoConfig(now=demo_now)).close()
-    assert time.perf_counter() - started < 1.0
+def _quickest_build(config: DemoConfig, repeats: int = 3) -> float:
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        DemoStore.build(config).close()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def test_the_default_build_scales_with_its_size(demo_now: datetime) -> None:
+    # A ratio within one run, not a time: the stories and images add no fixed cost that
+    # would outgrow the rows (benchmarks/ measures the time itself).
+    default = DemoConfig(now=demo_now)
+    small = _quickest_build(DemoConfig(analyses=default.analyses // 5, now=demo_now))
+    assert _quickest_build(default) <= 10 * small  # linear would be 5
 
 
 def test_file_backed_build(tmp_path: Path, demo_now: datetime) -> None:
