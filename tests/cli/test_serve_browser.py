@@ -8,22 +8,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 from tests.cli.serve_support import running_serve
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, needs_chromium
 
 from screen_analysis.cli.serve_guard import served_url
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium")
+pytestmark = needs_chromium
 
 
 async def test_the_page_renders_the_app_and_asks_nothing_of_another_host(

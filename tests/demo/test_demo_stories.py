@@ -65,5 +65,3 @@ def test_redesigned_screens_come_in_versions(demo_now: datetime) -> None:
     checkout = {a.label for a in analyses if a.project_id == ids[0]}
     versions = {m.group(1) for label in checkout if (m := re.search(r"payment step v(\d)", label))}
     assert versions == {"1", "2", "3", "4"}
-
-

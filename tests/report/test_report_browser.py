@@ -3,7 +3,6 @@ renders its charts, logs no console error, fetches nothing, and runs no script f
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -12,24 +11,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from tests.report.hostile_report import CANARY, PROJECT_ID, script
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, needs_chromium
 from tests.support.scripted_server import ScriptedServer
 
 from screen_analysis.cli.root import cli
 from screen_analysis.demo.runner import DemoServer
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs /usr/bin/chromium")
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +25,7 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
 

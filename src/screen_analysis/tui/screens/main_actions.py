@@ -60,7 +60,7 @@ class HighlightActions:
     def __init__(self, screen: MainScreen) -> None:
         self._screen = screen
         self._find_query = ""
-        self.insight = InsightActions(screen)
+        self.insight = InsightActions(screen, self._highlighted)
         self._export = ViewExport(screen)
 
     # Overview and comparison (see `InsightActions`)

@@ -30,20 +30,15 @@ class InsightActions:
 
     NAMES = frozenset({"overview", "mark", "compare"})
 
-    def __init__(self, screen: MainScreen) -> None:
+    def __init__(self, screen: MainScreen, highlighted: Callable[[], Analysis | None]) -> None:
+        """`highlighted` gives the analysis under the cursor (saying so when there is none)."""
         self._screen = screen
+        self._highlighted = highlighted
         self.kept: dict[str | None, Overview] = {}  # by project id: kept until refreshed
         self.marked: Analysis | None = None
 
     def _notify(self, text: str, severity: str = "information") -> None:
         self._screen.notify(text, severity=severity, markup=False)  # type: ignore[arg-type]
-
-    def _highlighted(self) -> Analysis | None:
-        item = self._screen.table.highlighted_item
-        if isinstance(item, Analysis):
-            return item
-        self._notify("No analysis is highlighted.", "warning")
-        return None
 
     def overview(self) -> None:
         """The overview of the project shown, or of all projects."""
