@@ -33,3 +33,30 @@ def clean(value: object, *, single_line: bool = True) -> str:
     if single_line:
         text = _WHITESPACE.sub(" ", text).strip()
     return text
+
+
+QUOTE_LIMIT = 80  # characters of the user's input an error line repeats
+# A stretch between separators: a value as a URL, a quoted string or a sentence holds it.
+_STRETCH = re.compile(r"[^\s/?&=:,]+")
+_TAIL = re.compile(r"['\".;)]{0,3}$")
+
+
+def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """`text` cut to at most `limit` characters, the cut marked with an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def shorten_runs(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """`text` with every stretch between spaces or URL separators that is longer than
+    `limit` cut with an ellipsis (closing quotes and punctuation kept): an error line
+    repeats about that much of a value the user typed, however long the value was."""
+
+    def cut(match: re.Match[str]) -> str:
+        run = match.group()
+        if len(run) <= limit:
+            return run
+        tail = _TAIL.search(run)
+        end = tail.group() if tail else ""
+        return run[: limit - 1 - len(end)] + "…" + end
+
+    return _STRETCH.sub(cut, text)

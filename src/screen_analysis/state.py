@@ -1,28 +1,122 @@
-"""State kept between runs in the user data dir: the projects seen before."""
+"""State kept between runs in the user data dir: the projects seen before, per server.
+
+The file is JSON, one list of project ids per server (the embedded demo server is kept
+under "demo", since its address changes with every run):
+
+    {"servers": {"https://api.example.com": ["proj_1", "proj_2"], "demo": ["proj_9"]}}
+
+Several copies of the app may run at once (one per browser tab under `serve`), so a change
+never writes back a list read earlier: each add or remove re-reads the file under its lock
+and applies only that change (`user_files.update_text`). A file of the wrong shape is read
+as empty, with one warning naming the file and what was wrong.
+"""
 
 from __future__ import annotations
 
 import json
-import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-MAX_REMEMBERED = 200
+from screen_analysis.user_files import update_text
+
+MAX_REMEMBERED = 200  # project ids per server
+MAX_SERVERS = 50  # the least recently changed give way
+DEMO_SERVER = "demo"
+
+Servers = dict[str, list[str]]
+
+
+def server_key(base_url: str, *, is_demo: bool) -> str:
+    """The key a server's projects are kept under: its base URL, or "demo"."""
+    return DEMO_SERVER if is_demo else base_url.rstrip("/")
+
+
+def _kind(value: object) -> str:
+    names = {bool: "a boolean", int: "a number", float: "a number", str: "a string"}
+    if value is None:
+        return "null"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return names.get(type(value), type(value).__name__)
+
+
+def parse_state(text: str) -> tuple[Servers, list[str]]:
+    """The servers' lists in `text`, and what was wrong with it (empty: nothing).
+
+    Whatever has the wrong shape is left out; the rest is kept.
+    """
+    try:
+        data: Any = json.loads(text)
+    except ValueError as exc:
+        return {}, [f"it is not valid JSON ({exc})"]
+    if not isinstance(data, dict):
+        return {}, [f"it holds {_kind(data)} where an object was expected"]
+    legacy = data.get("projects", [])  # the single list of earlier versions: not used
+    if not isinstance(legacy, list):
+        return {}, [f'"projects" is {_kind(legacy)} where a list was expected']
+    if not all(isinstance(i, str) for i in legacy):
+        return {}, ['"projects" holds something other than project ids']
+    raw = data.get("servers", {})
+    if not isinstance(raw, dict):
+        return {}, [f'"servers" is {_kind(raw)} where an object was expected']
+    servers: Servers = {}
+    problems: list[str] = []
+    for key, ids in raw.items():
+        if not isinstance(ids, list):
+            problems.append(f"the entry for {key!r} is {_kind(ids)} where a list was expected")
+        elif not all(isinstance(i, str) and i for i in ids):
+            problems.append(f"the list for {key!r} holds something other than project ids")
+        else:
+            servers[key] = list(dict.fromkeys(ids))[-MAX_REMEMBERED:]
+    return servers, problems
+
+
+def read_state(path: Path) -> tuple[Servers, str | None]:
+    """The servers' lists in the file at `path` (absent: none), and one warning line when
+    the file could not be read or had the wrong shape."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}, None
+    except IsADirectoryError:
+        return {}, _warning(path, "it is a directory")
+    except UnicodeDecodeError:
+        return {}, _warning(path, "it is not UTF-8 text")
+    except OSError as exc:
+        return {}, _warning(path, f"it cannot be read ({exc.strerror or exc})")
+    servers, problems = parse_state(text)
+    return servers, _warning(path, "; ".join(problems)) if problems else None
+
+
+def _warning(path: Path, what: str) -> str:
+    return f"The state file {path} was not used: {what}. Remembered projects start empty."
+
+
+def _dump(servers: Servers) -> str:
+    kept = dict(list(servers.items())[-MAX_SERVERS:])
+    return json.dumps({"servers": kept}, indent=1) + "\n"
 
 
 class RememberedProjects:
-    """Project ids the user has seen, newest last; read once, written on change."""
+    """Project ids the user has seen on one server, newest last.
 
-    def __init__(self, path: Path) -> None:
+    `RememberedProjects(path)` reads the file and knows no server yet (its `ids` are
+    empty); `for_server(key)` gives the view of one server's ids (see `server_key`).
+    `problem` is the warning line when the file was damaged or unreadable, else None.
+    """
+
+    def __init__(self, path: Path, server: str | None = None) -> None:
         self.path = path
-        self._ids: list[str] = self._read()
+        self.server = server
+        servers, self.problem = read_state(path)
+        self._ids: list[str] = servers.get(server, []) if server is not None else []
 
-    def _read(self) -> list[str]:
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return []  # a missing or damaged state file starts empty; it is rewritten on change
-        ids = data.get("projects", []) if isinstance(data, dict) else []
-        return [i for i in ids if isinstance(i, str) and i][-MAX_REMEMBERED:]
+    def for_server(self, server: str) -> RememberedProjects:
+        """The projects remembered for `server`, read from the file now."""
+        return RememberedProjects(self.path, server)
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -30,25 +124,37 @@ class RememberedProjects:
         return tuple(self._ids)
 
     def add(self, project_id: str) -> bool:
-        """Remember `project_id`; True when it was new. Saved at once."""
+        """Remember `project_id`; True when it was new. Saved at once, merged with the file."""
         if project_id in self._ids:
             return False
         self._ids = [*self._ids, project_id][-MAX_REMEMBERED:]
-        self.save()
+        self._change(lambda ids: [*(i for i in ids if i != project_id), project_id])
         return True
 
     def remove(self, project_id: str) -> None:
         """Forget `project_id`."""
         if project_id in self._ids:
             self._ids.remove(project_id)
-            self.save()
+            self._change(lambda ids: [i for i in ids if i != project_id])
 
-    def save(self) -> None:
-        """Write the state file atomically; a read-only disk is not fatal."""
+    def _change(self, change: Callable[[list[str]], list[str]]) -> None:
+        """Apply `change` to this server's list as the file holds it now; a file that cannot
+        be read or written (a read-only disk, a directory in its place) is not fatal, and
+        one that cannot be read is never overwritten."""
+        if self.server is None:
+            return  # no server yet: kept in memory only
+        server = self.server
+
+        def apply(text: str | None) -> str:
+            servers, _ = parse_state(text) if text is not None else ({}, [])
+            ids = change(servers.pop(server, []))[-MAX_REMEMBERED:]
+            if ids:
+                servers[server] = ids  # last: the most recently changed server
+            return _dump(servers)
+
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps({"projects": self._ids}, indent=1), encoding="utf-8")
-            tmp.replace(self.path)
-        except OSError:
-            pass
+            after = update_text(self.path, apply)
+        except (OSError, ValueError):  # ValueError: not UTF-8
+            return
+        if after is not None:
+            self._ids = parse_state(after)[0].get(server, [])

@@ -40,3 +40,25 @@ def test_document_describes_both_operations() -> None:
     assert set(paths) == {"/v1/analyses", "/v1/projects/{id}"}
     params = {p["name"] for p in paths["/v1/analyses"]["get"]["parameters"]}
     assert params == {"project_id", "status", "limit", "after"}
+
+
+def test_after_is_an_opaque_non_empty_cursor(api: httpx.Client) -> None:
+    params = openapi_document()["paths"]["/v1/analyses"]["get"]["parameters"]
+    after = next(p for p in params if p["name"] == "after")
+    assert after["schema"] == {"type": "string", "minLength": 1}
+    assert "opaque" in after["description"]
+    refused = api.get("/v1/analyses", params={"after": ""})
+    assert refused.status_code == 400 and refused.json()["error"]["param"] == "after"
+
+
+def test_each_documented_error_names_its_type_with_an_example() -> None:
+    document = openapi_document()
+    types = document["components"]["schemas"]["Error"]["properties"]["error"]["properties"]
+    for path in document["paths"].values():
+        for status, response in path["get"]["responses"].items():
+            if status.startswith("2"):
+                continue
+            body = response["content"]["application/json"]
+            assert body["schema"] == {"$ref": "#/components/schemas/Error"}
+            assert body["example"]["error"]["type"] in types["type"]["enum"]
+            assert f"`{body['example']['error']['type']}`" in response["description"]

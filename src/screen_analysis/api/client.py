@@ -33,6 +33,7 @@ from screen_analysis.api.parsing import parse_page, parse_project
 from screen_analysis.api.redirects import MAX_REDIRECTS, REDIRECT_STATUSES, redirect_target
 from screen_analysis.api.retry import RetryPolicy, is_retryable_status, parse_retry_after
 from screen_analysis.api.timeouts import Timeouts
+from screen_analysis.safe_text import shorten
 from screen_analysis.secret import SecretStr
 
 logger = logging.getLogger("screen_analysis.api")
@@ -327,8 +328,14 @@ async def _read_capped(response: httpx.Response, limit: int, request: str) -> by
 
 
 def _describe(url: httpx.URL) -> str:
-    """ "GET /path?query": what errors and logs name; never headers."""
-    return "GET " + url.raw_path.decode("ascii", errors="replace")
+    """ "GET /path?query": what errors and logs name; never headers. A path segment or
+    query value longer than QUOTE_LIMIT (a 10,000-character cursor) is cut with an ellipsis."""
+    path, _, query = url.raw_path.decode("ascii", errors="replace").partition("?")
+    text = "/".join(shorten(segment) for segment in path.split("/"))
+    if query:
+        parts = (part.partition("=") for part in query.split("&"))
+        text += "?" + "&".join(name + sep + shorten(value) for name, sep, value in parts)
+    return "GET " + text
 
 
 def _status_error(response: httpx.Response, body: bytes, request: str) -> ScreenAnalysisError:

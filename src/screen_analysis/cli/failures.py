@@ -14,6 +14,7 @@ from screen_analysis.api.describe import describe_error
 from screen_analysis.auth.masking import SecretRedactor
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.config import ConfigError
+from screen_analysis.safe_text import shorten_runs
 from screen_analysis.secret import SecretStr
 
 T = TypeVar("T")
@@ -60,7 +61,7 @@ def _report(exc: BaseException, *, debug: bool, secrets: list[str]) -> NoReturn:
     redactor = SecretRedactor(SecretStr(secret) for secret in secrets)
     if debug:
         click.echo(redactor.format_exception(exc), err=True, nl=False)
-    message = describe_error(exc, with_request=True)
+    message = shorten_runs(describe_error(exc, with_request=True))
     if code is ExitCode.INTERNAL:
         message = f"internal error: {type(exc).__name__}: {message} (run with --debug for details)"
     click.echo("Error: " + redactor.redact(message), err=True)

@@ -75,10 +75,13 @@ def launch_app(
     """Run the app until the user quits; exit code 0 on `q`."""
     from screen_analysis.tui.app import ScreenAnalysisApp
 
+    remembered = RememberedProjects(settings.state_path)
+    if remembered.problem:
+        click.echo(f"Warning: {remembered.problem}", err=True)
     app = ScreenAnalysisApp(
         settings=settings,
         connection=start,
-        remembered=RememberedProjects(settings.state_path),
+        remembered=remembered,
         start_demo=start_demo,
         save_key=keyring_saver(),
         make_client=make_client,

@@ -24,6 +24,7 @@ from screen_analysis.auth.file_store import InsecureFileStore
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.failures import run_reporting, warn
 from screen_analysis.config import Connection, Settings, load_settings
+from screen_analysis.safe_text import shorten_runs
 from screen_analysis.secret import SecretStr
 
 if TYPE_CHECKING:
@@ -170,6 +171,14 @@ class LazyGroup(click.Group):
         command = getattr(importlib.import_module(module_name), attr)
         assert isinstance(command, click.Command)
         return command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; a usage error repeats at most QUOTE_LIMIT characters of a value."""
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            exc.message = shorten_runs(exc.message)  # type: ignore[misc]  # Final in stubs only
+            raise
 
 
 @click.group(

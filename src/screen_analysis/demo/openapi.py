@@ -27,10 +27,19 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     return {"oneOf": [schema, {"type": "null"}]}
 
 
-def _error_response(description: str, headers: dict[str, Any] | None = None) -> dict[str, Any]:
+def _error_response(
+    description: str,
+    error_type: str,
+    example: str,
+    *,
+    param: str | None = None,
+    headers: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A documented error: its `error.type`, and an example body."""
+    body = {"error": {"type": error_type, "message": example, "param": param}}
     response: dict[str, Any] = {
-        "description": description,
-        "content": {"application/json": {"schema": _ref("Error")}},
+        "description": f"{description} error.type is `{error_type}`.",
+        "content": {"application/json": {"schema": _ref("Error"), "example": body}},
     }
     if headers:
         response["headers"] = headers
@@ -168,25 +177,34 @@ _SCHEMAS: dict[str, Any] = {
 _COMMON_ERRORS: dict[str, Any] = {
     "401": _error_response(
         "Missing or wrong API key.",
-        {"WWW-Authenticate": {"schema": {"type": "string"}}},
+        "authentication_error",
+        "Invalid API key",
+        headers={"WWW-Authenticate": {"schema": {"type": "string"}}},
     ),
     "429": _error_response(
-        "Rate limited.",
-        {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}},
+        "Rate limited; retry after the seconds in Retry-After.",
+        "rate_limited",
+        "Too many requests.",
+        headers={"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}},
     ),
-    "500": _error_response("Server error."),
-    "503": _error_response("Service unavailable."),
+    "500": _error_response("Server error.", "server_error", "Internal server error."),
+    "503": _error_response("Service unavailable.", "server_error", "Service unavailable."),
 }
 
 
-def _query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
-    return {
+def _query(
+    name: str, schema: dict[str, Any], description: str, example: Any = None
+) -> dict[str, Any]:
+    parameter = {
         "name": name,
         "in": "query",
         "required": False,
         "schema": schema,
         "description": description,
     }
+    if example is not None:
+        parameter["example"] = example
+    return parameter
 
 
 _LIST_ANALYSES: dict[str, Any] = {
@@ -199,13 +217,20 @@ _LIST_ANALYSES: dict[str, Any] = {
     ),
     "parameters": [
         _query("project_id", {"type": "string", "minLength": 1}, "Only this project."),
-        _query("status", _ref("Status"), "Only this status."),
+        _query("status", _ref("Status"), "Only this status.", "completed"),
         _query(
             "limit",
             {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
             "Page size.",
+            5,
         ),
-        _query("after", {"type": "string"}, "The next_cursor of the previous page."),
+        _query(
+            "after",
+            {"type": "string", "minLength": 1},
+            "An opaque cursor: the next_cursor of the previous page, passed back unchanged. "
+            "Never empty; a cursor that was altered, or issued for another project_id or "
+            "status, is refused with 400 (error.param `after`).",
+        ),
     ],
     "responses": {
         "200": {
@@ -213,7 +238,11 @@ _LIST_ANALYSES: dict[str, Any] = {
             "content": {"application/json": {"schema": _ref("AnalysisPage")}},
         },
         "400": _error_response(
-            "Bad limit, status, project_id or cursor; error.param names the parameter."
+            "Bad limit, status, project_id or cursor (empty, altered, or issued for other "
+            "filters); error.param names the parameter.",
+            "invalid_request",
+            "after is not a valid cursor",
+            param="after",
         ),
         **_COMMON_ERRORS,
     },
@@ -223,14 +252,22 @@ _GET_PROJECT: dict[str, Any] = {
     "operationId": "getProject",
     "summary": "Retrieve a project with its statistics",
     "parameters": [
-        {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}},
+        {
+            "name": "id",
+            "in": "path",
+            "required": True,
+            "schema": {"type": "string", "minLength": 1},
+            "example": "proj_0123456789abcdef",
+        },
     ],
     "responses": {
         "200": {
             "description": "The project.",
             "content": {"application/json": {"schema": _ref("Project")}},
         },
-        "404": _error_response("No project with this id."),
+        "404": _error_response(
+            "No project with this id.", "not_found", "No project with id 'proj_0123'"
+        ),
         **_COMMON_ERRORS,
     },
 }

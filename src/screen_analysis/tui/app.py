@@ -22,7 +22,7 @@ from screen_analysis.config import (
     save_config_values,
 )
 from screen_analysis.safe_text import clean
-from screen_analysis.state import RememberedProjects
+from screen_analysis.state import RememberedProjects, server_key
 from screen_analysis.tui.commands import MainCommands
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.keys import binding_ids, check_keymap, key_help
@@ -118,6 +118,7 @@ class ScreenAnalysisApp(App[int]):
         self.themes_loaded = themes if themes is not None else load_themes(user_theme_dir())
         register_themes(self, self.themes_loaded.themes)
         self._theme_note = ""
+        self._state_warning: str | None = None
         wanted = settings.theme or DEFAULT_THEME
         if wanted not in self.available_themes:
             self._theme_note = f"The theme {wanted!r} is not available; using {DEFAULT_THEME}."
@@ -139,6 +140,7 @@ class ScreenAnalysisApp(App[int]):
         self.set_class(low_colour, "-low-colour")
         self._report_theme_problems()
         why = self.not_connected
+        self._report_state_problem(self.remembered.problem)
         if self._keymap_problems:
             lines = ["[keymap] in " + str(self.settings.config_path) + ": left out, defaults kept:"]
             self.notify("\n".join(lines + self._keymap_problems), severity="warning",
@@ -195,6 +197,9 @@ class ScreenAnalysisApp(App[int]):
         self.connection = connection
         self.client = self.make_client(connection)
         self.sub_title = "demo" if connection.is_demo else clean(connection.base_url)
+        key = server_key(connection.base_url, is_demo=connection.is_demo)
+        self.remembered = self.remembered.for_server(key)
+        self._report_state_problem(self.remembered.problem)
         screen = MainScreen(
             self.client,
             settings=self.settings,
@@ -275,6 +280,12 @@ class ScreenAnalysisApp(App[int]):
             lines.extend(clean(str(problem)) for problem in problems)
         if lines:
             self.notify("\n".join(lines), severity="warning", timeout=12, markup=False)
+
+    def _report_state_problem(self, problem: str | None) -> None:
+        """A damaged state file: one warning (the app goes on with nothing remembered)."""
+        if problem and problem != self._state_warning:
+            self._state_warning = problem
+            self.notify(clean(problem), severity="warning", timeout=15, markup=False)
 
     def action_change_theme(self) -> None:
         """Choose a theme with a live preview; the one kept is saved in the config file."""

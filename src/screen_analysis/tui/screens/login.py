@@ -120,8 +120,12 @@ class LoginScreen(ModalScreen[Connection | None]):
         return True
 
     def on_mount(self) -> None:
-        """Focus the key, or the address when there is none or it was refused."""
+        """Focus the key, or the address when there is none or it was refused (once the
+        form has composed its fields: it mounts them after this screen's own mount)."""
         self._message_shown(bool(self._message))
+        self.call_after_refresh(self._focus_first_field)
+
+    def _focus_first_field(self) -> None:
         form = self.form
         refused = bool(self._message) and not self._renewing and form.address_problem() is not None
         field = "#base-url" if not self._base_url or refused else "#api-key"

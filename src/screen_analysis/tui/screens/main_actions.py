@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from textual.app import App
 
 from screen_analysis.api.models import Analysis, AnalysisItem
-from screen_analysis.safe_text import clean
+from screen_analysis.safe_text import clean, shorten
 from screen_analysis.tui.browser import has_graphical_browser, is_web_url, open_in_browser
 from screen_analysis.tui.clipboard import copy_text
 from screen_analysis.tui.screens.add_project import AddProjectDialog
@@ -76,7 +76,7 @@ class HighlightActions:
         items = table.items
         index = find_label(items, self._find_query, start) if items else None
         if index is None:
-            shown = repr(clean(self._find_query))
+            shown = repr(shorten(clean(self._find_query)))
             self._notify("No loaded row has a label containing " + shown, "warning")
             return
         table.move_cursor(index)

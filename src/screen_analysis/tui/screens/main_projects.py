@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import NotFoundError
 from screen_analysis.api.models import Analysis, AnalysisItem
-from screen_analysis.safe_text import clean
+from screen_analysis.safe_text import clean, shorten
 from screen_analysis.tui.project_book import KnownProject, ProjectBook
 from screen_analysis.tui.screens import main_outcomes as out
 
@@ -69,7 +69,7 @@ class SidebarProjects:
         """A project could not be fetched: say so when the user asked, mark it in the list."""
         screen, project_id, error = self._screen, event.project_id, event.error
         if event.adding:
-            label = clean(project_id)
+            label = shorten(clean(project_id))
             if isinstance(error, NotFoundError):
                 text = "No project " + label + " on this server; it was not added."
             else:

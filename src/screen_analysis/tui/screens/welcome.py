@@ -102,7 +102,11 @@ class WelcomeScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        """Focus the demo when offered (the quickest way in), else the form."""
+        """Focus the demo when offered (the quickest way in), else the form (once it has
+        composed its fields)."""
+        self.call_after_refresh(self._focus_first)
+
+    def _focus_first(self) -> None:
         if self._demo_available:
             self.query_one("#demo", Button).focus()
         else:
