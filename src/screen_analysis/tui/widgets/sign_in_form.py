@@ -72,36 +72,30 @@ class SignInForm(Vertical):
         self._sign_in = sign_in
         self._buttons = list(buttons)
         self._buttons_id = buttons_id
-        self._message_id = message_id
-        self._key_placeholder = key_placeholder
         self._empty_key = empty_key
-        self._base_url = base_url
-        self._message = message
         self._allow_insecure_http = allow_insecure_http
-        self._fixed_url = fixed_url
         self._offer_storing = offer_storing and sign_in.can_store
         self._pause_on_note = pause_on_note
         self._accepted: Connection | None = None
+        # Held, not queried: a worker finishing while the screen closes finds them still.
+        self._url_field = Input(
+            base_url, placeholder="https://api.example.com", id="base-url", disabled=fixed_url
+        )
+        self._key_field = Input(password=True, placeholder=key_placeholder, id="api-key")
+        self._store_box = Checkbox("Store the key in the system keyring", id="store-key")
+        self._line = Static(
+            Content(clean(message)), id=message_id, classes="sign-in-message", markup=False
+        )
 
     def compose(self) -> ComposeResult:
         """Base URL, key, the optional keep-the-key box, the message line and the buttons."""
         yield Label("Base URL")
-        yield Input(
-            self._base_url,
-            placeholder="https://api.example.com",
-            id="base-url",
-            disabled=self._fixed_url,
-        )
+        yield self._url_field
         yield Label("API key")
-        yield Input(password=True, placeholder=self._key_placeholder, id="api-key")
+        yield self._key_field
         if self._offer_storing:
-            yield Checkbox("Store the key in the system keyring", id="store-key")
-        yield Static(
-            Content(clean(self._message)),
-            id=self._message_id,
-            classes="sign-in-message",
-            markup=False,
-        )
+            yield self._store_box
+        yield self._line
         with Horizontal(id=self._buttons_id):
             yield from self._buttons
 
@@ -113,14 +107,14 @@ class SignInForm(Vertical):
     def address_problem(self) -> str | None:
         """Why the typed address is refused (not a URL, plain HTTP elsewhere), or None."""
         found = check_address(
-            self.query_one("#base-url", Input).value,
+            self._url_field.value,
             allow_insecure_http=self._allow_insecure_http,
         )
         return found.message if isinstance(found, NotConnected) else None
 
     def show_message(self, text: str, kind: str = "error") -> None:
         """Show a line under the form: an error, a note (warning) or progress."""
-        line = self.query_one("#" + self._message_id, Static)
+        line = self._line
         line.set_class(kind == "note", "-note")
         line.set_class(kind == "progress", "-progress")
         line.update(Content(clean(text)))
@@ -149,20 +143,20 @@ class SignInForm(Vertical):
         if self._accepted is not None:
             self.post_message(self.Accepted(self._accepted))  # the note was read
             return
-        url_field = self.query_one("#base-url", Input)
+        url_field = self._url_field
         found = check_address(url_field.value, allow_insecure_http=self._allow_insecure_http)
         if isinstance(found, NotConnected):
             self.show_message(found.message)
             url_field.focus()
             return
-        key_field = self.query_one("#api-key", Input)
+        key_field = self._key_field
         key = key_field.value.strip()
         if not key:
             self.show_message(self._empty_key)
             key_field.focus()
             return
         sign_in = self._sign_in
-        if self._offer_storing and not self.query_one("#store-key", Checkbox).value:
+        if self._offer_storing and not self._store_box.value:
             sign_in = sign_in.session_only()
         self._run(sign_in, Connection(found, SecretStr(key), key_source="session"))
 
@@ -170,7 +164,7 @@ class SignInForm(Vertical):
         """A failure nobody expected is said on the form, never swallowed."""
         error = event.worker.error
         if event.worker.group == "sign-in" and event.state is WorkerState.ERROR and error:
-            key = self.query_one("#api-key", Input).value.strip()
+            key = self._key_field.value.strip()
             text = type(error).__name__ + ": " + str(error)
             self.show_message(
                 "Signing in failed: " + (text.replace(key, "[redacted]") if key else text)
@@ -187,7 +181,7 @@ class SignInForm(Vertical):
                 await sign_in.check(connection)
             except SignInError as exc:
                 self.show_message(str(exc))
-                self.query_one("#api-key", Input).focus()
+                self._key_field.focus()
                 return
             if sign_in.can_store:
                 self.show_message("Key accepted. Storing it in the system keyring…", "progress")
@@ -200,6 +194,5 @@ class SignInForm(Vertical):
         self._accepted = accepted
         self.show_message(note, "note")
         button.label = "Continue"
-        for field in self.query(Input):
-            field.disabled = True
+        self._url_field.disabled = self._key_field.disabled = True
         button.focus()
