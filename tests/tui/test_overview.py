@@ -124,13 +124,14 @@ def test_overview_snapshot(
     snap_compare: Callable[..., bool], tmp_path: Path, story_server: DemoServer, size: Any
 ) -> None:
     project = story_server.store.projects()[0]
-    app = make_app(tmp_path, connection_to(story_server))
+    # No auto-refresh: nothing may change under the picture on a slow machine.
+    app = make_app(tmp_path, connection_to(story_server), refresh_interval=0)
 
     async def run(pilot: Pilot[Any]) -> None:
         await settled(pilot)
         screen = open_overview(app, project.id, {})
         await wait_until(pilot, read(screen))
-        await pilot.pause()
+        await pilot.pause(0.2)
 
     assert snap_compare(app, terminal_size=size, run_before=run)
 
