@@ -101,3 +101,8 @@ def invoke() -> Invoke:
         return runner.invoke(cli, list(args), input=input, catch_exceptions=False)
 
     return run
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests that leave the keyring locked run last, whatever file they are in."""
+    items.sort(key=lambda item: item.get_closest_marker("locks_keyring") is not None)

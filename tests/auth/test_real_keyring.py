@@ -74,10 +74,12 @@ def test_keystore_round_trip_and_read_back(secret_service) -> None:
     assert store.get(url) is None
 
 
+@pytest.mark.locks_keyring
 def test_a_locked_collection_is_time_boxed(secret_service) -> None:
     """A locked collection makes the backend ask for an unlock nobody can answer here.
 
-    Last in the file: the collection stays locked for the rest of the session."""
+    Run after every other keyring test (tests/conftest.py orders it): the collection stays
+    locked for the rest of the session."""
     from secretstorage import dbus_init, get_default_collection
 
     connection = dbus_init()
