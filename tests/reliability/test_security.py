@@ -25,8 +25,8 @@ from screen_analysis.cli.root import CliContext
 from screen_analysis.config import Settings
 from screen_analysis.demo.config import DEFAULT_API_KEY
 from screen_analysis.tui.browser import is_web_url
+from screen_analysis.tui.dialogs.show_url import ShowUrlDialog
 from screen_analysis.tui.feed import RefreshJob
-from screen_analysis.tui.screens.show_url import ShowUrlDialog
 
 from .conftest import KEY, CliRun, build_app, scripted_connection, settled, wait_until
 

@@ -8,10 +8,10 @@ from textual.widgets import Static
 
 from screen_analysis.demo.generator import AnalysisRow
 from screen_analysis.demo.runner import DemoServer
-from screen_analysis.tui.screens.error import ErrorScreen
+from screen_analysis.tui.dialogs.error import ErrorScreen
+from screen_analysis.tui.dialogs.show_url import ShowUrlDialog
 from screen_analysis.tui.screens.help import HelpScreen
 from screen_analysis.tui.screens.login import LoginScreen
-from screen_analysis.tui.screens.show_url import ShowUrlDialog
 from screen_analysis.tui.widgets.analyses_table import AnalysesTable
 
 from .conftest import connection_to, make_app, settled, wait_until

@@ -12,8 +12,8 @@ from screen_analysis.config import load_settings
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.tui.app import BINDING_SCOPES, help_sections, remappable_ids
 from screen_analysis.tui.commands import MainCommands
+from screen_analysis.tui.dialogs.prompt import FindDialog
 from screen_analysis.tui.keys import check_keymap, is_key_name
-from screen_analysis.tui.screens.find import FindDialog
 from screen_analysis.tui.screens.help import HelpScreen
 
 from .conftest import connection_to, make_app, settled, wait_until

@@ -15,7 +15,7 @@ import pytest
 from textual.pilot import Pilot
 
 from screen_analysis.demo.runner import DemoServer
-from screen_analysis.tui.screens.error import ErrorScreen
+from screen_analysis.tui.dialogs.error import ErrorScreen
 from screen_analysis.tui.screens.welcome import WelcomeScreen
 
 from ..conftest import demo_config

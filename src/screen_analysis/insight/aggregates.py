@@ -100,7 +100,7 @@ _FAILED = AnalysisStatus.FAILED
 _NORMALISED_MAX = 4096  # cached whitespace-folded feedback sentences
 
 
-def _number(value: object) -> float | None:
+def finite_number(value: object) -> float | None:
     """A finite number, or None (booleans, NaN, infinities and integers beyond a float are
     not scores that can be added up)."""
     if type(value) is int and -_SMALL < value < _SMALL:
@@ -207,7 +207,7 @@ class OverviewBuilder:
                 self._failures.add(_ref(item, None))
 
     def _completed(self, item: Analysis, created: datetime | None) -> None:
-        score = _number(item.score)
+        score = finite_number(item.score)
         if score is not None:
             self._scored += 1
             self._score_sum += score
@@ -225,7 +225,7 @@ class OverviewBuilder:
         breakdown = item.breakdown
         if breakdown:
             for criterion, running in self._criteria.items():
-                number = _number(breakdown.get(criterion))
+                number = finite_number(breakdown.get(criterion))
                 if number is not None:
                     running[0] += 1
                     running[1] += number
@@ -255,7 +255,7 @@ class OverviewBuilder:
                 criterion,
                 running[1] / running[0] if running[0] else None,
                 int(running[0]),
-                _number(weights.get(criterion.value)),
+                finite_number(weights.get(criterion.value)),
             )
             for criterion in CRITERIA
             for running in (self._criteria[criterion.value],)

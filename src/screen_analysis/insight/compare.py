@@ -3,10 +3,10 @@ the feedback sentences only in A, only in B, and in both."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from screen_analysis.api.models import CRITERIA, Analysis, Criterion
+from screen_analysis.insight.aggregates import finite_number
 
 MINUS = "−"  # U+2212: a real minus sign, as wide as the plus
 
@@ -40,18 +40,8 @@ class Comparison:
     both: tuple[str, ...]
 
 
-def _number(value: object) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    try:
-        number = float(value)
-    except OverflowError:
-        return None
-    return number if math.isfinite(number) else None
-
-
 def _criterion(item: Analysis, criterion: Criterion) -> float | None:
-    return _number((item.breakdown or {}).get(criterion.value))
+    return finite_number((item.breakdown or {}).get(criterion.value))
 
 
 def _sentences(item: Analysis) -> list[str]:
@@ -71,7 +61,7 @@ def compare(a: Analysis, b: Analysis) -> Comparison:
     return Comparison(
         a=a,
         b=b,
-        overall=ScoreDiff("Overall", _number(a.score), _number(b.score)),
+        overall=ScoreDiff("Overall", finite_number(a.score), finite_number(b.score)),
         criteria=tuple(
             ScoreDiff(criterion.title, _criterion(a, criterion), _criterion(b, criterion))
             for criterion in CRITERIA

@@ -18,12 +18,11 @@ from screen_analysis.api.models import Analysis, AnalysisItem
 from screen_analysis.safe_text import clean, shorten
 from screen_analysis.tui.browser import has_graphical_browser, is_web_url, open_in_browser
 from screen_analysis.tui.clipboard import copy_text
-from screen_analysis.tui.screens.add_project import AddProjectDialog
-from screen_analysis.tui.screens.find import FindDialog
+from screen_analysis.tui.dialogs.prompt import AddProjectDialog, FindDialog
+from screen_analysis.tui.dialogs.show_url import ShowUrlDialog
 from screen_analysis.tui.screens.image_view import ImageView
 from screen_analysis.tui.screens.main_export import ViewExport
 from screen_analysis.tui.screens.main_insight import InsightActions
-from screen_analysis.tui.screens.show_url import ShowUrlDialog
 
 if TYPE_CHECKING:
     from screen_analysis.tui.screens.main import MainScreen

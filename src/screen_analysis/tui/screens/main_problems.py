@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import APIConnectionError, AuthenticationError
-from screen_analysis.tui.screens.error import ErrorScreen, explain
+from screen_analysis.tui.dialogs.error import ErrorScreen, explain
 
 if TYPE_CHECKING:
     from screen_analysis.tui.screens.main import MainScreen
