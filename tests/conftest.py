@@ -106,3 +106,17 @@ def invoke() -> Invoke:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests that leave the keyring locked run last, whatever file they are in."""
     items.sort(key=lambda item: item.get_closest_marker("locks_keyring") is not None)
+
+
+@pytest.fixture
+def secret_service() -> Iterator[object]:
+    """keyring's SecretService backend, on the session bus of dbus-run-session (for the
+    tests marked `keyring`, which .ci/run runs there)."""
+    import keyring
+    from keyring.backends import SecretService
+
+    if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+        pytest.fail("no D-Bus session: run under dbus-run-session with gnome-keyring (.ci/run)")
+    backend = SecretService.Keyring()
+    keyring.set_keyring(backend)
+    yield backend

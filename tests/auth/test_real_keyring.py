@@ -4,11 +4,8 @@ login → list → logout through the command line. Run with `pytest -m keyring`
 from __future__ import annotations
 
 import json
-import os
 import time
-from collections.abc import Iterator
 
-import keyring
 import pytest
 from click.testing import CliRunner, Result
 
@@ -17,18 +14,6 @@ from screen_analysis.cli.root import cli
 from screen_analysis.secret import SecretStr
 
 pytestmark = pytest.mark.keyring
-
-
-@pytest.fixture
-def secret_service() -> Iterator[object]:
-    """keyring's SecretService backend, on the session bus of dbus-run-session."""
-    if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
-        pytest.fail("no D-Bus session: run under dbus-run-session with gnome-keyring (.ci/run)")
-    from keyring.backends import SecretService
-
-    backend = SecretService.Keyring()
-    keyring.set_keyring(backend)
-    yield backend
 
 
 def invoke(*args: str, input: str | None = None) -> Result:

@@ -3,11 +3,8 @@ profile's key apart. Run with `pytest -m keyring`."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
-import keyring
 import pytest
 from click.testing import CliRunner, Result
 from tests.profiles.conftest import TwoServers, profiles_config
@@ -16,18 +13,6 @@ from screen_analysis.auth import SERVICE
 from screen_analysis.cli.root import cli
 
 pytestmark = pytest.mark.keyring
-
-
-@pytest.fixture
-def secret_service() -> Iterator[object]:
-    """keyring's SecretService backend, on the session bus of dbus-run-session."""
-    if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
-        pytest.fail("no D-Bus session: run under dbus-run-session with gnome-keyring (.ci/run)")
-    from keyring.backends import SecretService
-
-    backend = SecretService.Keyring()
-    keyring.set_keyring(backend)
-    yield backend
 
 
 def invoke(*args: str, input: str | None = None) -> Result:
