@@ -6,9 +6,10 @@ drops each page, the overview adds each to running aggregates (`insight`). Figur
 
 - time: the quickest of the repeats of each, interleaved; ratio overview / bare walk
   (target ≤ 1.2);
-- peak memory under `tracemalloc` (client side only: the server is another process) of a
-  walk that keeps nothing against the overview's; and what the overview still holds at the
-  end (the `Overview` and the builder), which must not grow with the analyses;
+- peak memory under `tracemalloc`, each side in a fresh process of its own (client side
+  only: the server is another process), of a walk that keeps nothing against the
+  overview's; and what the overview still holds at the end (the `Overview` and the
+  builder), which must not grow with the analyses;
 - the longest single `add_page` (the aggregation's share of one event-loop turn).
 """
 
@@ -26,6 +27,8 @@ from screen_analysis.api.models import AnalysisItem
 from screen_analysis.insight.aggregates import OverviewBuilder
 from screen_analysis.insight.collect import fill
 from screen_analysis.secret import SecretStr
+
+from .fresh_process import in_fresh_process
 
 TARGET_TIME_RATIO = 1.2
 
@@ -89,6 +92,11 @@ async def _peak(base_url: str, key: str, walk: Callable[..., Awaitable[Any]]) ->
     return peak, held
 
 
+def peak(base_url: str, key: str, walk: str) -> tuple[int, int]:
+    """`_peak` of the named walk ("bare" or "overview"), for a fresh process."""
+    return asyncio.run(_peak(base_url, key, bare_walk if walk == "bare" else overview_walk))
+
+
 async def run_async(base_url: str, key: str, repeats: int) -> dict[str, Any]:
     """Every figure against the server at `base_url`."""
     bare_times, overview_times = [], []
@@ -97,8 +105,8 @@ async def run_async(base_url: str, key: str, repeats: int) -> dict[str, Any]:
         overview_times.append(await _timed(base_url, key, overview_walk))
     async with ScreenAnalysisClient(base_url, SecretStr(key)) as client:
         builder = await overview_walk(client)
-    bare_peak, _ = await _peak(base_url, key, bare_walk)
-    overview_peak, overview_held = await _peak(base_url, key, overview_walk)
+    bare_peak, _ = in_fresh_process(peak, base_url, key, "bare")
+    overview_peak, overview_held = in_fresh_process(peak, base_url, key, "overview")
     bare_s, overview_s = min(bare_times), min(overview_times)
     ratio = overview_s / bare_s
     return {
