@@ -37,6 +37,8 @@ from screen_analysis.config import Connection, Settings
 from screen_analysis.secret import SecretStr
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app import ScreenAnalysisApp
+from screen_analysis.images.disk import DiskCache
+from screen_analysis.tui.graphics import Graphics
 from screen_analysis.tui.themes import load_themes
 state = Path(sys.argv[1]) / "state.json"
 ScreenAnalysisApp(
@@ -45,6 +47,8 @@ ScreenAnalysisApp(
     RememberedProjects(state),
     themes=load_themes(None),
     make_client=make_client,
+    graphics=Graphics("halfcell"),  # images on, as in a colour terminal
+    image_cache=DiskCache(Path(sys.argv[1]) / "images"),
 )
 print(json.dumps(sorted(sys.modules)))
 """

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -93,12 +92,18 @@ class Settings:
 def read_config_file(path: Path) -> dict[str, Any]:
     """The config file's table, or {} when there is none."""
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
+        handle = path.open("rb")
     except FileNotFoundError:
         return {}
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except OSError as exc:
         raise ConfigError(f"cannot read config file {path}: {exc}") from exc
+    import tomllib  # only when there is a file to read
+
+    with handle:
+        try:
+            return tomllib.load(handle)
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"cannot read config file {path}: {exc}") from exc
 
 
 def _expect(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], path: Path) -> Any:

@@ -13,8 +13,6 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-
 LOCK_TIMEOUT_S = 10.0
 
 
@@ -68,6 +66,8 @@ def update_text(
     Raises `UserFileError` when the lock is not had within `timeout_s`, and the OSError of a
     read or write that failed.
     """
+    from filelock import FileLock, Timeout  # a save needs it; start-up does not
+
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         with FileLock(lock_path(path), timeout=timeout_s):

@@ -90,7 +90,7 @@ async def test_a_failure_is_one_line_and_not_retried(
         assert note(screen.detail) == "image unavailable: HTTP 404"
         await pilot.pause(1.0)
         assert len(image_requests(fresh_demo_server)) == 1
-        assert screen.detail.query_one("#detail-label").display  # the rest of the detail stays
+        assert screen.detail.query_one("#detail-body").display  # the rest of the detail stays
 
 
 async def test_image_key_opens_full_screen_and_escape_goes_back(

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Hashable
+from typing import TYPE_CHECKING
 
-from PIL import Image
+if TYPE_CHECKING:
+    from PIL import Image
+
 
 DEFAULT_BUDGET_BYTES = 48 * 1024 * 1024
 

@@ -10,14 +10,16 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
-
-from PIL import Image
+from typing import TYPE_CHECKING, Any, Protocol
 
 from screen_analysis.api.image_fetch import ImageBytes
-from screen_analysis.images.decode import Box, prepare
 from screen_analysis.images.disk import CachedImage, DiskCache
 from screen_analysis.images.memory import PreparedImages
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+    from screen_analysis.images.decode import Box
 
 logger = logging.getLogger("screen_analysis.images")
 
@@ -72,7 +74,7 @@ class ImagePipeline:
         entry = await self._disk_get(url, version)
         if entry is not None and entry.fresh:
             self.stats.disk_hits += 1
-            image = await asyncio.to_thread(prepare, entry.data, box)
+            image = await asyncio.to_thread(_prepare, entry.data, box)
         else:
             image = await self._fetch(url, version, box, entry)
         self.memory.put(key, image)
@@ -86,14 +88,14 @@ class ImagePipeline:
         got = await self.fetch(url, etag=entry.etag if entry is not None else None)
         if got.not_modified and entry is not None:
             self.stats.not_modified += 1
-            image = await asyncio.to_thread(prepare, entry.data, box)
+            image = await asyncio.to_thread(_prepare, entry.data, box)
             if self.disk is not None:
                 self._write_later(
                     self.disk.refresh, url, etag=got.etag, version=version, max_age_s=got.max_age_s
                 )
             return image
         self.stats.fetches += 1
-        image = await asyncio.to_thread(prepare, got.data, box)
+        image = await asyncio.to_thread(_prepare, got.data, box)
         # Kept only once decoded, so a damaged image is never served from disk; written
         # after the picture is handed over (the write syncs to disk, which can be slow).
         if self.disk is not None:
@@ -132,3 +134,10 @@ class ImagePipeline:
             await asyncio.to_thread(method, *args, **kwargs)
         except OSError as exc:  # a cache that cannot be written is only slower
             logger.warning("image cache not writable: %s", exc)
+
+
+def _prepare(data: bytes, box: Box) -> Image.Image:
+    """`decode.prepare`, Pillow imported on the first image (not at start-up); in a thread."""
+    from screen_analysis.images.decode import prepare
+
+    return prepare(data, box)

@@ -9,12 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import APIConnectionError, APITimeoutError, AuthenticationError
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.dialogs.frame import DialogFrame
+from screen_analysis.tui.widgets.key_bar import KeyBar
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ class ErrorScreen(ModalScreen[str]):
                 id="error-keys",
                 markup=False,
             )
-        yield Footer()
+        yield KeyBar()
 
     def action_choose(self, choice: str) -> None:
         """Close with the user's choice."""

@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from screen_analysis.api.models import Analysis
 from screen_analysis.insight.compare import Comparison, compare
@@ -24,6 +24,7 @@ from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import DASH, local_time, status_glyph, status_word
 from screen_analysis.tui.screens.insight_keys import COMPARE_KEYS
 from screen_analysis.tui.widgets.diff_table import DiffTable
+from screen_analysis.tui.widgets.key_bar import KeyBar
 from screen_analysis.tui.widgets.screen_image import ScreenImage
 
 ImageSlot = Callable[[Analysis], Widget]
@@ -94,7 +95,7 @@ class CompareScreen(Screen[None]):
                     with Vertical(classes="feedback-column"):
                         yield Static(title, classes="section-title")
                         yield Static(id=f"feedback-{key}", markup=False)
-        yield Footer()
+        yield KeyBar()
 
     async def on_mount(self) -> None:
         """Fill both sides."""

@@ -9,12 +9,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
-from screen_analysis.api.models import CRITERIA, Analysis
+from screen_analysis.api.models import Analysis
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import DASH, format_score, status_glyph, status_word
-from screen_analysis.tui.widgets.analysis_detail import CriterionRow
+from screen_analysis.tui.widgets import detail_text
+from screen_analysis.tui.widgets.analysis_detail import DetailText
+from screen_analysis.tui.widgets.key_bar import KeyBar
 from screen_analysis.tui.widgets.screen_image import ImagePreviews, ScreenImage
 
 
@@ -38,8 +40,6 @@ class ImageView(Screen[None]):
         }
         & #image-view-label { text-style: bold; }
         & #image-view-score { margin-bottom: 1; color: $foreground-muted; }
-        & CriterionRow > .criterion-name { width: 19; }
-        & CriterionRow > .criterion-weight { display: none; }
     }
     ImageView.-narrow {
         & #image-view-body { layout: vertical; }
@@ -60,9 +60,8 @@ class ImageView(Screen[None]):
             with Vertical(id="image-view-side"):
                 yield Static(Content(clean(self.item.label) or "(no label)"), id="image-view-label")
                 yield Static(Content(self._score_line()), id="image-view-score")
-                for criterion in CRITERIA:
-                    yield CriterionRow(criterion)
-        yield Footer()
+                yield DetailText(self._scores, id="image-view-scores")
+        yield KeyBar()
 
     def _score_line(self) -> str:
         item = self.item
@@ -70,11 +69,12 @@ class ImageView(Screen[None]):
         score = DASH if item.score is None else format_score(item.score)
         return f"{status} · score {score}"
 
+    def _scores(self, width: int) -> Content:
+        lines = detail_text.criteria_lines(self.item.breakdown or {}, {}, width, show_weights=False)
+        return Content("\n").join(lines)
+
     def on_mount(self) -> None:
-        """Fill the scores and ask for the image."""
-        breakdown = self.item.breakdown or {}
-        for row in self.query(CriterionRow):
-            row.show(breakdown.get(row.criterion.value), None)
+        """Ask for the image."""
         self.query_one(ScreenImage).show(self.item)
 
     def on_resize(self) -> None:

@@ -17,11 +17,12 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Input, Static
 
 from screen_analysis.auth.errors import ENV_VAR
 from screen_analysis.config import Connection
 from screen_analysis.tui.sign_in import SignIn
+from screen_analysis.tui.widgets.key_bar import KeyBar
 from screen_analysis.tui.widgets.sign_in_form import SignInForm
 
 STORED_HINT = "The key is checked with one request, then kept in the system keyring."
@@ -116,7 +117,7 @@ class LoginScreen(ModalScreen[Connection | None]):
             )
             if not self._renewing:
                 yield Static(SKIP_HINT, classes="login-hint", markup=False)
-        yield Footer()
+        yield KeyBar()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer Esc only while renewing a key (at start there is nothing to go back to)."""

@@ -7,8 +7,9 @@ named worker that reports one typed message (`main_outcomes`); each has one hand
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any, ClassVar
 
 from textual import on, work
@@ -17,7 +18,7 @@ from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.widgets import Header
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.describe import describe_error
@@ -28,6 +29,7 @@ from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.feed import Feed, PageLoad, RefreshSchedule, ViewKey
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.memory import settle_loaded_rows
+from screen_analysis.tui.one import One
 from screen_analysis.tui.project_book import ProjectBook
 from screen_analysis.tui.screens import main_outcomes as out
 from screen_analysis.tui.screens.main_actions import HighlightActions
@@ -39,6 +41,7 @@ from screen_analysis.tui.screens.main_refresh import AutoRefresh
 from screen_analysis.tui.screens.main_totals import FilterTotals
 from screen_analysis.tui.widgets.analyses_table import AnalysesTable
 from screen_analysis.tui.widgets.analysis_detail import AnalysisDetail
+from screen_analysis.tui.widgets.key_bar import KeyBar
 from screen_analysis.tui.widgets.project_sidebar import ProjectSidebar
 from screen_analysis.tui.widgets.status_filter import CHOICES, StatusFilter
 from screen_analysis.tui.widgets.status_line import PagingStatus, StatusLine
@@ -53,6 +56,12 @@ class MainScreen(Screen[None]):
     AUTO_FOCUS = "AnalysesTable"
 
     BINDINGS: ClassVar[list[BindingType]] = MAIN_KEYS
+
+    table = One(AnalysesTable)
+    sidebar = One(ProjectSidebar)
+    detail = One(AnalysisDetail)
+    status_filter = One(StatusFilter)
+    status_line = One(StatusLine)
 
     class ChangeConnection(Message):
         """The user wants to connect to another server or with another key."""
@@ -92,6 +101,9 @@ class MainScreen(Screen[None]):
         self.problems = ProblemDesk(self)
         self.totals = FilterTotals(self)
         self.load_all = LoadAll(self)
+        # The first page is asked for now, while the screen is built, not once it is shown.
+        self._first: PageLoad | None = self.feed.open(ViewKey())
+        self._load(self._first)
 
     def compose(self) -> ComposeResult:
         """Filter bar, then sidebar, the centre column (table, status line) and detail."""
@@ -103,43 +115,19 @@ class MainScreen(Screen[None]):
                 yield AnalysesTable(clock=self._clock, empty_message="Loading…", id="table")
                 yield StatusLine(id="status-line")
             yield AnalysisDetail(id="detail")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         """Fill the sidebar with known projects, load the first page, arm the refresh."""
         self.projects.want([*self.settings.projects, *self.remembered.ids])
         self.sidebar.mark_current(None)
-        self.show_view(ViewKey())
+        self.show_view(ViewKey(), started=self._first)
+        self._first = None
         self.refresher.start(self._app)
 
     @property
     def _app(self) -> App[Any]:
         return self.app
-
-    @property
-    def table(self) -> AnalysesTable:
-        """The analyses table."""
-        return self.query_one(AnalysesTable)
-
-    @property
-    def sidebar(self) -> ProjectSidebar:
-        """The project sidebar."""
-        return self.query_one(ProjectSidebar)
-
-    @property
-    def detail(self) -> AnalysisDetail:
-        """The detail pane."""
-        return self.query_one(AnalysisDetail)
-
-    @property
-    def status_filter(self) -> StatusFilter:
-        """The status filter bar."""
-        return self.query_one(StatusFilter)
-
-    @property
-    def status_line(self) -> StatusLine:
-        """The status line."""
-        return self.query_one(StatusLine)
 
     @property
     def view(self) -> ViewKey:
@@ -252,15 +240,18 @@ class MainScreen(Screen[None]):
 
     # Views and pages
 
-    def show_view(self, key: ViewKey) -> None:
-        """Switch the table to `key`: the old view's request is cancelled, its rows cleared."""
+    def show_view(self, key: ViewKey, *, started: PageLoad | None = None) -> None:
+        """Switch the table to `key`: the old view's request is cancelled, its rows cleared
+        (`started`: the view's first page is already asked for)."""
         self.load_all.stop(quiet=True)
         self.status_filter.current = key.status
         self.table.empty_message = "Loading…"
         self.table.set_items([])
         self.show_detail(None)
         self._keep = None
-        self._run_load(self.feed.open(key))
+        if started is None:
+            self._load(self.feed.open(key))
+        self.update_status()
         self.totals.show()  # the totals are asked for once the first page is in
 
     def load_more(self) -> None:
@@ -305,7 +296,6 @@ class MainScreen(Screen[None]):
         self._ever_loaded = True
         table = self.table
         if accepted.replace:
-            self.totals.load()
             keep = self._keep if self._keep and self._keep[0] == self.feed.generation else None
             table.set_items(accepted.items, keep_id=keep[1] if keep else None)
             if keep and keep[1] and table.index_of(keep[1]) is None and accepted.items:
@@ -315,8 +305,8 @@ class MainScreen(Screen[None]):
                 self.show_detail(None)
         else:
             table.append_items(accepted.items)
-        self.totals.show()
-        self.projects.want(i.project_id for i in accepted.items if isinstance(i, Analysis))
+        # The rows are painted first; the totals and the sidebar's projects ask after.
+        self.call_after_refresh(self._after_page, accepted.items, accepted.replace)
         if event.batch.loop_error is not None:
             self.notify("Paging stopped: " + describe_error(event.batch.loop_error),
                         severity="warning", markup=False)  # fmt: skip
@@ -324,6 +314,10 @@ class MainScreen(Screen[None]):
         settle_loaded_rows(len(table.items))
         if table.near_end:
             self.load_more()  # at once: a NearEnd message would wait behind queued key presses
+
+    def _after_page(self, items: Sequence[AnalysisItem], first: bool) -> None:
+        (self.totals.load if first else self.totals.show)()  # load shows what is known too
+        self.projects.want(i.project_id for i in items if isinstance(i, Analysis))
 
     @on(out.PageFailed)
     def _page_failed(self, event: out.PageFailed) -> None:
@@ -363,9 +357,7 @@ class MainScreen(Screen[None]):
 
     @on(out.ProjectFailed)
     def _project_failed(self, event: out.ProjectFailed) -> None:
-        def again() -> None:
-            self.projects.fetch(event.project_id, adding=event.adding)
-
+        again = partial(self.projects.fetch, event.project_id, adding=event.adding)
         if not self._needs_user(event.error, again):
             self.projects.failed(event)
 

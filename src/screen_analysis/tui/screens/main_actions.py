@@ -18,14 +18,11 @@ from screen_analysis.api.models import Analysis, AnalysisItem
 from screen_analysis.safe_text import clean, shorten
 from screen_analysis.tui.browser import has_graphical_browser, is_web_url, open_in_browser
 from screen_analysis.tui.clipboard import copy_text
-from screen_analysis.tui.dialogs.prompt import AddProjectDialog, FindDialog
-from screen_analysis.tui.dialogs.show_url import ShowUrlDialog
-from screen_analysis.tui.screens.image_view import ImageView
-from screen_analysis.tui.screens.main_export import ViewExport
 from screen_analysis.tui.screens.main_insight import InsightActions
 
 if TYPE_CHECKING:
     from screen_analysis.tui.screens.main import MainScreen
+    from screen_analysis.tui.screens.main_export import ViewExport
 
 
 def find_label(items: Sequence[AnalysisItem], query: str, start: int) -> int | None:
@@ -60,7 +57,7 @@ class HighlightActions:
         self._screen = screen
         self._find_query = ""
         self.insight = InsightActions(screen, self._highlighted)
-        self._export = ViewExport(screen)
+        self._export: ViewExport | None = None  # built on the first `e`
 
     # Overview and comparison (see `InsightActions`)
 
@@ -78,6 +75,10 @@ class HighlightActions:
 
     def export(self) -> None:
         """Write the view (the loaded rows or every page) to a CSV or JSON Lines file."""
+        if self._export is None:
+            from screen_analysis.tui.screens.main_export import ViewExport
+
+            self._export = ViewExport(self._screen)
         self._export.start()
 
     def toggle_sidebar(self) -> None:
@@ -95,6 +96,8 @@ class HighlightActions:
 
     def find(self) -> None:
         """Ask for text to find in the loaded labels."""
+        from screen_analysis.tui.dialogs.prompt import FindDialog
+
         self._app.push_screen(FindDialog(self._find_query), self._found)
 
     def _found(self, query: str | None) -> None:
@@ -128,6 +131,8 @@ class HighlightActions:
         def added(project_id: str | None) -> None:
             if project_id:
                 add(project_id)
+
+        from screen_analysis.tui.dialogs.prompt import AddProjectDialog
 
         self._app.push_screen(AddProjectDialog(), added)
 
@@ -176,6 +181,8 @@ class HighlightActions:
         if previews is None or not previews.graphics.enabled:
             self._notify("Images are off; start with --images auto (or halfcell).", "warning")
             return
+        from screen_analysis.tui.screens.image_view import ImageView
+
         self._app.push_screen(ImageView(item, previews))
 
     async def _open(self, url: str) -> None:
@@ -195,5 +202,7 @@ class HighlightActions:
             if copy:
                 copy_text(self._app, url)
                 self._notify("Copied the image URL.")
+
+        from screen_analysis.tui.dialogs.show_url import ShowUrlDialog
 
         self._app.push_screen(ShowUrlDialog(url, reason), copy_if_asked)

@@ -25,7 +25,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Header, ProgressBar, Static
+from textual.widgets import Header, ProgressBar, Static
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.describe import describe_error
@@ -39,6 +39,7 @@ from screen_analysis.tui.screens.export_dialogs import ExportPathDialog, Replace
 from screen_analysis.tui.screens.insight_keys import OVERVIEW_KEYS
 from screen_analysis.tui.widgets.bar_rows import BarRows
 from screen_analysis.tui.widgets.column_chart import ColumnChart
+from screen_analysis.tui.widgets.key_bar import KeyBar
 
 PAINT_EVERY_S = 0.5  # charts follow the walk at this pace; the progress line every page
 KeptOverviews = MutableMapping[str | None, Overview]
@@ -146,7 +147,7 @@ class OverviewScreen(Screen[None]):
             with Vertical(classes="panel"):
                 yield Static("Latest failures", classes="panel-title")
                 yield Static("", id="failures", markup=False)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         """Show the kept overview, or start reading."""

@@ -14,9 +14,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Input, Static
 
 from screen_analysis.tui.sign_in import SignIn
+from screen_analysis.tui.widgets.key_bar import KeyBar
 from screen_analysis.tui.widgets.sign_in_form import SignInForm
 
 INTRO = (
@@ -99,7 +100,7 @@ class WelcomeScreen(Screen[None]):
                 pause_on_note=False,
             )
             yield Static(ENV_HINT, classes="welcome-hint", markup=False)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         """Focus the demo when offered (the quickest way in), else the form (once it has
