@@ -11,7 +11,9 @@ import pytest
 from tests.tui.conftest import connection_to, make_app, settled, wait_until
 
 from screen_analysis.api.writers import CSV_COLUMNS
-from screen_analysis.tui.dialogs import ChoiceDialog, ProgressDialog, PromptDialog
+from screen_analysis.tui.dialogs.choice import ChoiceDialog
+from screen_analysis.tui.dialogs.progress import ProgressDialog
+from screen_analysis.tui.dialogs.prompt import PromptDialog
 from screen_analysis.tui.feed import ViewKey
 from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.screens.main_export import default_export_path

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
+from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
@@ -27,7 +28,6 @@ from screen_analysis.tui.commands import MainCommands
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.graphics import Graphics, replay_typeahead
 from screen_analysis.tui.keys import binding_ids, check_keymap, key_help
-from screen_analysis.tui.profile_switch import ProfileSwitcher
 from screen_analysis.tui.screens.help import HelpScreen, HelpSection
 from screen_analysis.tui.screens.insight_keys import COMPARE_KEYS, OVERVIEW_KEYS
 from screen_analysis.tui.screens.login import LoginScreen
@@ -60,6 +60,7 @@ BINDING_SCOPES: tuple[tuple[str, list[BindingType]], ...] = (
 )
 if TYPE_CHECKING:
     from screen_analysis.images.disk import DiskCache
+    from screen_analysis.tui.profile_switch import ProfileSwitcher
 
 
 def start_line(why: NotConnected) -> str:
@@ -147,7 +148,6 @@ class ScreenAnalysisApp(App[int]):
         self.theme = wanted
         self.keymap, self._keymap_problems = check_keymap(settings.keymap, remappable_ids())
         self.set_keymap(self.keymap)
-        self.profile_switch = ProfileSwitcher(self)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """The app's variables ($status-*, $score-*) derived from the current theme."""
@@ -254,6 +254,13 @@ class ScreenAnalysisApp(App[int]):
             self.theme = settings.theme
         self.keymap, _problems = check_keymap(settings.keymap, remappable_ids())
         self.set_keymap(self.keymap)
+
+    @cached_property
+    def profile_switch(self) -> ProfileSwitcher:
+        """Switching profiles (built on first use: start-up does not need it)."""
+        from screen_analysis.tui.profile_switch import ProfileSwitcher
+
+        return ProfileSwitcher(self)
 
     def switch_profile(self, name: str) -> None:
         """Switch to `[profiles.NAME]` once its connection has been checked."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import webbrowser
 from urllib.parse import urlsplit
 
 
@@ -38,6 +37,8 @@ def open_in_browser(url: str) -> bool:
     """Open `url`; False when no browser took it. Blocking: call it from a thread."""
     if not is_web_url(url) or not has_graphical_browser():
         return False
+    import webbrowser  # imported when a link is opened, not at start-up
+
     try:
         return webbrowser.open(url.strip(), new=2)
     except webbrowser.Error:

@@ -11,8 +11,9 @@ from textual.content import Content
 
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.keys import KeyHelp, key_help
-from screen_analysis.tui.profile_switch import ProfileSwitcher
 from screen_analysis.tui.screens.main import MainScreen
+
+SWITCH_HELP = "Profile: checked before switching"
 
 
 def palette_help(key: KeyHelp) -> str:
@@ -42,16 +43,11 @@ class MainCommands(Provider):
             for key in key_help(type(screen).BINDINGS, keymap)
         ]
         switch = getattr(self.app, "profile_switch", None)
-        targets = switch.targets() if isinstance(switch, ProfileSwitcher) else ()
-        for name in targets:
-            assert isinstance(switch, ProfileSwitcher)
-            choices.append(
-                (
-                    "Switch to " + clean(name),
-                    partial(switch.switch, name),
-                    "Profile: checked before switching",
-                )
-            )
+        if switch is not None:
+            choices += [
+                (f"Switch to {clean(name)}", partial(switch.switch, name), SWITCH_HELP)
+                for name in switch.targets()
+            ]
         choices.append(("Show all projects", partial(screen.choose_project, None), "All projects"))
         for project_id in screen.sidebar.project_ids:
             known = screen.book.get(project_id)
