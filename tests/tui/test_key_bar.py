@@ -1,0 +1,60 @@
+"""The key bar: the active keys as data (remaps show), cut with `…`, the palette key at the
+right edge, a click presses the key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from screen_analysis.demo.runner import DemoServer
+from screen_analysis.tui.dialogs.prompt import FindDialog
+from screen_analysis.tui.screens.help import HelpScreen
+from screen_analysis.tui.widgets.key_bar import MORE, KeyBar
+
+from .conftest import connection_to, make_app, settled, wait_until
+
+
+def bar_text(bar: KeyBar) -> str:
+    return str(bar.render())
+
+
+async def test_the_bar_shows_the_remapped_key_and_the_palette_at_the_right(
+    tmp_path: Path, demo_server: DemoServer
+) -> None:
+    app = make_app(tmp_path, connection_to(demo_server), keymap={"find": "ctrl+f"})
+    async with app.run_test(size=(200, 50)) as pilot:
+        screen = await settled(pilot)
+        bar = screen.query_one(KeyBar)
+        text = bar_text(bar)
+        assert len(text) == 200
+        assert " ^f Find " in text and " / Find " not in text
+        assert text.rstrip().endswith("^p palette")
+        assert "? Help" in text and MORE not in text  # everything fits in 200 columns
+        entries, palette = bar.entries()
+        assert palette is not None and palette.key == "ctrl+p"
+        assert len({e.description for e in entries}) == len(entries)  # one per action
+
+
+async def test_a_narrow_bar_ends_with_an_ellipsis_and_keeps_the_palette(
+    tmp_path: Path, demo_server: DemoServer
+) -> None:
+    app = make_app(tmp_path, connection_to(demo_server))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await settled(pilot)
+        text = bar_text(screen.query_one(KeyBar))
+        assert len(text) == 80
+        assert MORE in text and text.rstrip().endswith("^p palette")
+
+
+async def test_a_click_on_an_entry_presses_its_key(
+    tmp_path: Path, demo_server: DemoServer
+) -> None:
+    app = make_app(tmp_path, connection_to(demo_server))
+    async with app.run_test(size=(200, 50)) as pilot:
+        screen = await settled(pilot)
+        bar = screen.query_one(KeyBar)
+        text = bar_text(bar)
+        await pilot.click(KeyBar, offset=(text.index(" / Find ") + 2, 0))
+        await wait_until(pilot, lambda: isinstance(app.screen, FindDialog))
+        await pilot.press("escape")
+        await pilot.click(KeyBar, offset=(text.index(" ? Help ") + 2, 0))
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
