@@ -162,12 +162,18 @@ class ScreenAnalysisApp(App[int]):
         self.set_class(low_colour, "-low-colour")
         self._report_theme_problems()
         replay_typeahead(self, self.previews.graphics.typeahead)
-        why = self.not_connected
         self._report_state_problem(self.remembered.problem)
         if self._keymap_problems:
             lines = ["[keymap] in " + str(self.settings.config_path) + ": left out, defaults kept:"]
             self.notify("\n".join(lines + self._keymap_problems), severity="warning",
                         timeout=15, markup=False)  # fmt: skip
+        # Textual holds every paint while the app mounts: a screen pushed from here would be
+        # laid out and drawn in vain, then again. It is pushed once the mount is over.
+        self.call_later(self._first_screen)
+
+    async def _first_screen(self) -> None:
+        """The main screen when connected, else the login or the welcome screen."""
+        why = self.not_connected
         if self.connection is not None:
             await self.browse(self.connection)
         elif why is not None and why.reason is not Reason.NO_SERVER:
