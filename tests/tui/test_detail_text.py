@@ -33,16 +33,17 @@ def test_a_criterion_line_is_as_wide_as_asked_and_its_bar_stays_inside() -> None
     for width in (40, 60, 90):
         line = detail_text.criterion_line("CTA effectiveness", 41, 0.3, width)
         assert line.cell_length == width
-        assert line.plain.rstrip().endswith("41   w 0.3")
+        assert line.plain.rstrip().endswith("41  w 0.3")
     over = detail_text.criterion_line("Visual hierarchy", 150, None, 50).plain
     assert "·" not in over and over.rstrip().endswith("150")  # full bar, the real value beside
     under = detail_text.criterion_line("Color contrast", -3, None, 50).plain
     assert "█" not in under and "-3" in under
     missing = detail_text.criterion_line("Brand", None, None, 50).plain
     assert "—" in missing
-    narrow = detail_text.criterion_line("Visual clarity", 80, None, 10)
-    assert narrow.cell_length == 19 + 4 + 6 + 8  # never below four bar cells
-    assert narrow.plain[19:23] == "███▎"
+    short = detail_text.criterion_line("Visual clarity", 80, None, 34)
+    assert short.cell_length == 34 and short.plain[18:22] == "███▎"
+    numbers_only = detail_text.criterion_line("Visual clarity", 80, 0.2, 31)
+    assert numbers_only.plain == "Visual clarity       80  w 0.2"  # no room for a bar
 
 
 def test_the_body_has_scores_feedback_and_details_and_cleans_server_text() -> None:

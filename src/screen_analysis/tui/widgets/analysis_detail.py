@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.geometry import Size
 from textual.widget import Widget
 
 from screen_analysis.api.models import Analysis, AnalysisItem
@@ -35,6 +36,10 @@ class DetailText(Widget):
     def render(self) -> Content:
         """The text for the current width."""
         return self._build(self.size.width)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The lines the text takes at `width` (built for that width: the bars fit)."""
+        return self._build(width).get_height(self.styles.get_rules(), width) if width else 0
 
     @property
     def text(self) -> str:

@@ -24,10 +24,10 @@ from screen_analysis.tui.formatting import (
 from screen_analysis.tui.project_book import KnownProject
 from screen_analysis.tui.widgets.score_bar import bar_cells, score_tier
 
-NAME_CELLS = 19
-VALUE_CELLS = 6
-WEIGHT_CELLS = 8
-MIN_BAR_CELLS = 4
+NAME_CELLS = 18  # the longest title, "CTA effectiveness", and a space
+VALUE_CELLS = 5
+WEIGHT_CELLS = 7  # " w 0.15"
+MIN_BAR_CELLS = 3  # narrower than this, the line shows the numbers only
 
 SECTION = "bold $foreground-muted"
 MUTED = "$foreground-muted"
@@ -93,10 +93,12 @@ def head(item: AnalysisItem | None) -> Content:
 def criterion_line(
     title: str, value: object, weight: object, width: int, *, weights: bool = True
 ) -> Content:
-    """Name, bar, the value as sent (bar clamped to 0–100) and, with `weights`, the weight."""
+    """Name, bar, the value as sent (bar clamped to 0–100) and, with `weights`, the weight;
+    one line of `width` cells (the bar takes what the rest leaves)."""
     score = number(value)
     fixed = NAME_CELLS + VALUE_CELLS + (WEIGHT_CELLS if weights else 0)
-    filled, empty = bar_cells(score, max(MIN_BAR_CELLS, width - fixed))
+    room = width - fixed
+    filled, empty = bar_cells(score, room if room >= MIN_BAR_CELLS else 0)
     shown = DASH if score is None else format_score(score)
     parts = [
         Content(title[: NAME_CELLS - 1].ljust(NAME_CELLS)),

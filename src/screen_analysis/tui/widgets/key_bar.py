@@ -1,8 +1,8 @@
 """The key bar: the keys that work where the focus is, in one line at the bottom.
 
 Read from the screen's active bindings (keys are data: a `[keymap]` remap shows here as it
-does in help and the palette), one entry per action, disabled keys dimmed, the palette key
-at the right. A click on an entry presses its key.
+does in help and the palette), one entry per action, disabled keys dimmed, help and the
+palette key at the right. A click on an entry presses its key.
 
 One widget that repaints when the bindings change. Textual's `Footer` mounts a widget per
 key and builds them all again on every focus change; at start-up that cost more than
@@ -11,17 +11,18 @@ painting the first rows.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import ClassVar, NamedTuple
 
 from textual.app import RenderResult
 from textual.binding import Binding
 from textual.content import Content
+from textual.events import Click
 from textual.screen import Screen
 from textual.style import Style
 from textual.widget import Widget
 
 MORE = "…"
+RIGHT_ACTION = "help"  # kept in sight at every width, beside the palette key
 
 
 class KeyEntry(NamedTuple):
@@ -58,6 +59,11 @@ class KeyBar(Widget, can_focus=False):
     }
     """
 
+    def __init__(self) -> None:
+        """An empty bar; it fills itself from the screen's bindings."""
+        super().__init__()
+        self._hits: list[tuple[int, int, str]] = []  # cells [start, end) of each key
+
     def on_mount(self) -> None:
         """Repaint whenever the screen's bindings change (focus moved, a key remapped)."""
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
@@ -66,41 +72,56 @@ class KeyBar(Widget, can_focus=False):
         if screen is self.screen:
             self.refresh()
 
-    def entries(self) -> tuple[list[KeyEntry], KeyEntry | None]:
-        """The keys shown, in binding order (one per action), and the palette key."""
+    def entries(self) -> tuple[list[KeyEntry], list[KeyEntry]]:
+        """The keys shown in binding order (one per action), and those kept at the right
+        edge whatever the width: help, then the palette."""
         app = self.app
-        active = self.screen.active_bindings
-        palette: KeyEntry | None = None
         shown: dict[str, KeyEntry] = {}
-        for key, (_node, binding, enabled, _tooltip) in active.items():
+        right: dict[str, KeyEntry] = {}
+        for key, (_node, binding, enabled, _tooltip) in self.screen.active_bindings.items():
+            entry = _entry(app.get_key_display(binding), binding, enabled)
             if app.ENABLE_COMMAND_PALETTE and key == app.COMMAND_PALETTE_BINDING:
-                palette = _entry(app.get_key_display(binding), binding, enabled)
-            elif binding.show and binding.action not in shown:
-                shown[binding.action] = _entry(app.get_key_display(binding), binding, enabled)
-        return list(shown.values()), palette
+                right.setdefault("palette", entry)
+            elif binding.show and binding.action == RIGHT_ACTION:
+                right.setdefault(RIGHT_ACTION, entry)
+            elif binding.show:
+                shown.setdefault(binding.action, entry)
+        return list(shown.values()), [right[k] for k in (RIGHT_ACTION, "palette") if k in right]
 
     def render(self) -> RenderResult:
-        """As many entries as fit, then `…`; the palette key at the right edge."""
-        entries, palette = self.entries()
+        """As many entries as fit, then `…`; help and the palette key at the right edge."""
+        entries, kept = self.entries()
         key_style = self.get_visual_style("key-bar--key", partial=True)
         text_style = self.get_visual_style("key-bar--description", partial=True)
         width = self.size.width
-        right = _piece(palette, key_style, text_style) if palette else Content("")
+        right_pieces = [_piece(entry, key_style, text_style) for entry in kept]
+        right = Content("").join(right_pieces)
         room = width - right.cell_length - (1 if right.cell_length else 0)
         left = Content("")
-        pieces = list(_pieces(entries, key_style, text_style))
-        for index, piece in enumerate(pieces):
-            last = index == len(pieces) - 1
+        hits: list[tuple[int, int, str]] = []
+        for index, entry in enumerate(entries):
+            piece = _piece(entry, key_style, text_style)
+            last = index == len(entries) - 1
             if left.cell_length + piece.cell_length + (0 if last else len(MORE)) > room:
                 left += Content(MORE)
                 break
+            hits.append((left.cell_length, left.cell_length + piece.cell_length, entry.key))
             left += piece
         gap = max(0, width - left.cell_length - right.cell_length)
+        start = width - right.cell_length
+        for entry, piece in zip(kept, right_pieces, strict=True):
+            hits.append((start, start + piece.cell_length, entry.key))
+            start += piece.cell_length
+        self._hits = hits
         return left + Content(" " * gap) + right
 
-    def action_press(self, key: str) -> None:
-        """A click on an entry: as if its key were pressed."""
-        self.app.simulate_key(key)
+    def on_click(self, event: Click) -> None:
+        """A click on an entry presses its key."""
+        for start, end, key in self._hits:
+            if start <= event.x < end:
+                event.stop()
+                self.app.simulate_key(key)
+                return
 
 
 def _entry(display: str, binding: Binding, enabled: bool) -> KeyEntry:
@@ -108,15 +129,9 @@ def _entry(display: str, binding: Binding, enabled: bool) -> KeyEntry:
     return KeyEntry(key, display, binding.description, enabled)
 
 
-def _pieces(entries: list[KeyEntry], key_style: Style, text_style: Style) -> Iterator[Content]:
-    for entry in entries:
-        yield _piece(entry, key_style, text_style)
-
-
 def _piece(entry: KeyEntry, key_style: Style, text_style: Style) -> Content:
-    click = Style.from_meta({"@click": f"press({entry.key!r})"})
     piece = Content.assemble(
-        (f" {entry.display} ", key_style + click),
-        (f"{entry.description} " if entry.description else "", text_style + click),
+        (f" {entry.display} ", key_style),
+        (f"{entry.description} " if entry.description else "", text_style),
     )
     return piece if entry.enabled else piece.stylize(Style(dim=True))
