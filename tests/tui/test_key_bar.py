@@ -45,9 +45,7 @@ async def test_a_narrow_bar_ends_with_an_ellipsis_and_keeps_the_palette(
         assert MORE in text and text.rstrip().endswith(" ? Help  ^p palette")
 
 
-async def test_a_click_on_an_entry_presses_its_key(
-    tmp_path: Path, demo_server: DemoServer
-) -> None:
+async def test_a_click_on_an_entry_presses_its_key(tmp_path: Path, demo_server: DemoServer) -> None:
     app = make_app(tmp_path, connection_to(demo_server))
     async with app.run_test(size=(200, 50)) as pilot:
         screen = await settled(pilot)
