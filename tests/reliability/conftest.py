@@ -33,6 +33,7 @@ from screen_analysis.secret import SecretStr
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app import ScreenAnalysisApp
 from screen_analysis.tui.widgets.analyses_table import AnalysesTable
+from screen_analysis.tui.widgets.analysis_detail import DetailText
 
 __all__ = [
     "KEY",
@@ -94,11 +95,14 @@ def table_text(table: AnalysesTable) -> str:
 
 
 def widget_texts(app: App[Any]) -> str:
-    """The text of every Static on the current screen (and its ancestors' screens)."""
+    """The text of every Static and detail text on the current screen (and its ancestors'
+    screens)."""
     parts = []
     for screen in app.screen_stack:
         for widget in screen.query(Static):
             parts.append(str(widget.render()))
+        for text in screen.query(DetailText):
+            parts.append(text.text)
     return "\n".join(parts)
 
 

@@ -120,7 +120,10 @@ async def test_a_wrong_key_at_start_explains_what_to_do(
 ) -> None:
     app = make_app(tmp_path, connection_to(demo_server, api_key="wrong"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, LoginScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, LoginScreen) and app.screen.query("#login-message"),
+        )
         message = str(app.screen.query_one("#login-message").render())
         assert "401" in message and "valid key" in message
 

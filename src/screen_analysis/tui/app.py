@@ -167,15 +167,11 @@ class ScreenAnalysisApp(App[int]):
             lines = ["[keymap] in " + str(self.settings.config_path) + ": left out, defaults kept:"]
             self.notify("\n".join(lines + self._keymap_problems), severity="warning",
                         timeout=15, markup=False)  # fmt: skip
-        # Textual holds every paint while the app mounts: a screen pushed from here would be
-        # laid out and drawn in vain, then again. It is pushed once the mount is over.
-        self.call_later(self._first_screen)
-
-    async def _first_screen(self) -> None:
-        """The main screen when connected, else the login or the welcome screen."""
         why = self.not_connected
         if self.connection is not None:
-            await self.browse(self.connection)
+            # Textual holds every paint while the app mounts: the main screen pushed from
+            # here would be laid out and drawn in vain, then again. It waits for the end.
+            self.call_later(self.browse, self.connection)
         elif why is not None and why.reason is not Reason.NO_SERVER:
             await self.push_screen(self._login(start_line(why)), self._signed_in)
         elif why is None and self.settings.base_url:

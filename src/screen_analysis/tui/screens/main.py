@@ -98,6 +98,7 @@ class MainScreen(Screen[None]):
         self._clock = clock
         self._keep: tuple[int, str | None, int] | None = None  # generation, id, row
         self._ever_loaded = False
+        self._after_pages = 0  # pages whose totals and projects are still to be asked for
         self.problems = ProblemDesk(self)
         self.totals = FilterTotals(self)
         self.load_all = LoadAll(self)
@@ -141,8 +142,8 @@ class MainScreen(Screen[None]):
 
     @property
     def busy(self) -> bool:
-        """Whether any request of this screen is still under way."""
-        return any(
+        """Whether any request of this screen is under way or about to be asked for."""
+        return self._after_pages > 0 or any(
             w.node is self and not w.is_finished and not w.is_cancelled and w.group != "browser"
             for w in self._app.workers
         )
@@ -306,6 +307,7 @@ class MainScreen(Screen[None]):
         else:
             table.append_items(accepted.items)
         # The rows are painted first; the totals and the sidebar's projects ask after.
+        self._after_pages += 1
         self.call_after_refresh(self._after_page, accepted.items, accepted.replace)
         if event.batch.loop_error is not None:
             self.notify("Paging stopped: " + describe_error(event.batch.loop_error),
@@ -316,6 +318,7 @@ class MainScreen(Screen[None]):
             self.load_more()  # at once: a NearEnd message would wait behind queued key presses
 
     def _after_page(self, items: Sequence[AnalysisItem], first: bool) -> None:
+        self._after_pages -= 1
         (self.totals.load if first else self.totals.show)()  # load shows what is known too
         self.projects.want(i.project_id for i in items if isinstance(i, Analysis))
 
