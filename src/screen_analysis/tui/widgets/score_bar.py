@@ -1,12 +1,6 @@
-"""A horizontal bar for a score on the 0–100 scale, drawn to the widget's width."""
+"""A score on the 0–100 scale as a bar of cells, and its tier (which colour it gets)."""
 
 from __future__ import annotations
-
-from typing import ClassVar
-
-from textual.content import Content
-from textual.reactive import reactive
-from textual.widget import Widget
 
 FULL = "█"
 PARTIAL = " ▏▎▍▌▋▊▉"  # eighths of a cell
@@ -42,39 +36,3 @@ def score_tier(value: float | None) -> str:
     if value >= 50:
         return "-mid"
     return "-low"
-
-
-class ScoreBar(Widget):
-    """One score drawn as a bar; its colour comes from the tier class (theme variables)."""
-
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"score-bar--empty"}
-
-    DEFAULT_CSS = """
-    ScoreBar {
-        height: 1;
-        width: 1fr;
-        min-width: 4;
-        color: $score-bar-fill;
-        &.-high { color: $score-good; }
-        &.-mid { color: $score-fair; }
-        &.-low { color: $score-poor; }
-        &.-out-of-range { color: $status-unknown; }
-        & > .score-bar--empty { color: $score-bar-empty; }
-    }
-    """
-
-    value: reactive[float | None] = reactive(None)
-    """The score; None draws an empty bar."""
-
-    _TIERS: ClassVar[tuple[str, ...]] = ("-high", "-mid", "-low", "-none", "-out-of-range")
-
-    def watch_value(self, value: float | None) -> None:
-        """Colour by tier."""
-        self.remove_class(*self._TIERS)
-        self.add_class(score_tier(value))
-
-    def render(self) -> Content:
-        """The bar at the current width."""
-        filled, empty = bar_cells(self.value, self.size.width)
-        empty_style = self.get_visual_style("score-bar--empty")
-        return Content(filled) + Content.styled(empty, empty_style)
