@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import ClassVar, NamedTuple
 
 from textual.app import RenderResult
-from textual.binding import Binding
 from textual.content import Content
 from textual.events import Click
 from textual.screen import Screen
@@ -79,7 +78,7 @@ class KeyBar(Widget, can_focus=False):
         shown: dict[str, KeyEntry] = {}
         right: dict[str, KeyEntry] = {}
         for key, (_node, binding, enabled, _tooltip) in self.screen.active_bindings.items():
-            entry = _entry(app.get_key_display(binding), binding, enabled)
+            entry = KeyEntry(key, app.get_key_display(binding), binding.description, enabled)
             if app.ENABLE_COMMAND_PALETTE and key == app.COMMAND_PALETTE_BINDING:
                 right.setdefault("palette", entry)
             elif binding.show and binding.action == RIGHT_ACTION:
@@ -122,11 +121,6 @@ class KeyBar(Widget, can_focus=False):
                 event.stop()
                 self.app.simulate_key(key)
                 return
-
-
-def _entry(display: str, binding: Binding, enabled: bool) -> KeyEntry:
-    key = binding.key.split(",")[0].strip()
-    return KeyEntry(key, display, binding.description, enabled)
 
 
 def _piece(entry: KeyEntry, key_style: Style, text_style: Style) -> Content:
