@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 
 import pytest
 from hypothesis import given, settings
@@ -123,8 +122,8 @@ async def test_empty_pages_with_a_cursor_are_followed_a_few_times() -> None:
 
 async def test_invalid_items_without_id_are_always_yielded() -> None:
     first = page(["a"], "A")
-    first = dataclasses.replace(first, items=[*first.items, InvalidAnalysis(reason="x")])
-    second = dataclasses.replace(page(["b"], None), items=[InvalidAnalysis(reason="y")])
+    first = first._replace(items=[*first.items, InvalidAnalysis(reason="x")])
+    second = page(["b"], None)._replace(items=[InvalidAnalysis(reason="y")])
     items = await collect(AnalysisIterator(PageIterator(ScriptedSource([first, second]))))
     assert [type(item).__name__ for item in items] == [
         "Analysis",

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import httpx
 
@@ -44,8 +44,7 @@ class ImageFetchError(ScreenAnalysisError):
         self.reason = self.message
 
 
-@dataclass(frozen=True)
-class ImageBytes:
+class ImageBytes(NamedTuple):
     """An image as fetched: its bytes and sniffed type, or `not_modified` for a 304."""
 
     url: str

@@ -12,8 +12,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 MAX_MESSAGE_LENGTH = 300
 
@@ -28,8 +27,7 @@ _TAG = re.compile(r"<[^>]*>")
 _MESSAGE_KEYS = ("message", "msg", "detail", "description", "error_description", "title")
 
 
-@dataclass(frozen=True)
-class ErrorDetails:
+class ErrorDetails(NamedTuple):
     """What could be learnt from an error body."""
 
     message: str

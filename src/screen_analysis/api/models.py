@@ -13,11 +13,11 @@ little memory per row in a table of 100,000.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, Self, TypeVar
+from typing import Any, NamedTuple, Self, TypeVar
 
 from screen_analysis.api.fields import (
     FieldProblem,
@@ -203,8 +203,7 @@ class Project(_Resource):
     _REQUIRED = frozenset({"id", "name"})
 
 
-@dataclass(frozen=True, slots=True)
-class InvalidAnalysis:
+class InvalidAnalysis(NamedTuple):
     """An item of a page that is not a valid analysis; kept so the rest of the page shows."""
 
     reason: str
@@ -215,8 +214,7 @@ class InvalidAnalysis:
 AnalysisItem = Analysis | InvalidAnalysis
 
 
-@dataclass(frozen=True, slots=True)
-class AnalysisPage:
+class AnalysisPage(NamedTuple):
     """One page of the analyses listing, as the server sent it.
 
     `items` keeps the server's order; invalid items stand where they were. `raw_items` holds
@@ -226,7 +224,7 @@ class AnalysisPage:
     items: list[AnalysisItem]
     next_cursor: str | None = None
     total: int | None = None
-    raw_items: list[Any] = field(default_factory=list, repr=False)
+    raw_items: Sequence[Any] = ()
 
     @property
     def analyses(self) -> list[Analysis]:
@@ -234,8 +232,7 @@ class AnalysisPage:
         return [item for item in self.items if isinstance(item, Analysis)]
 
 
-@dataclass(frozen=True, slots=True)
-class RawPage:
+class RawPage(NamedTuple):
     """One page of the analyses listing as parsed JSON, items neither validated nor rebuilt.
 
     The page's own fields are checked as for `AnalysisPage`; `data` holds each item exactly

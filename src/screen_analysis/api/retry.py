@@ -13,8 +13,8 @@ import email.utils
 import math
 import random
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 RETRYABLE_STATUSES = frozenset({408, 409, 429})
 
@@ -68,17 +68,16 @@ def _finite(text: str) -> float | None:
     return number if math.isfinite(number) else None
 
 
-@dataclass(frozen=True)
-class RetryPolicy:
+class RetryPolicy(NamedTuple):
     """Delays between attempts; `sleep`, `random` and `now` are injectable for tests."""
 
     initial_delay: float = 0.5
     max_delay: float = 8.0
     max_retry_after: float = 60.0
     jitter: float = 0.25
-    sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep, repr=False)
-    random: Callable[[], float] = field(default=random.random, repr=False)
-    now: Callable[[], datetime] = field(default=_now, repr=False)
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    random: Callable[[], float] = random.random
+    now: Callable[[], datetime] = _now
 
     def backoff(self, retry_number: int) -> float:
         """Exponential backoff before retry `retry_number` (0 for the first), with jitter."""

@@ -2,31 +2,42 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import httpx
 
 from screen_analysis.api.errors import InvalidArgumentError
 
 
-@dataclass(frozen=True)
-class Timeouts:
-    """Seconds allowed to connect, for each read, for each write and to get a pooled connection;
-    `total` bounds one whole attempt, so a body that trickles in never hangs the caller."""
-
+class _Seconds(NamedTuple):
     connect: float = 5.0
     read: float = 30.0
     write: float = 30.0
     pool: float = 10.0
     total: float = 60.0
 
-    def __post_init__(self) -> None:
-        for name in ("connect", "read", "write", "pool", "total"):
-            value = getattr(self, name)
+
+class Timeouts(_Seconds):
+    """Seconds allowed to connect, for each read, for each write and to get a pooled connection;
+    `total` bounds one whole attempt, so a body that trickles in never hangs the caller."""
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        connect: float = 5.0,
+        read: float = 30.0,
+        write: float = 30.0,
+        pool: float = 10.0,
+        total: float = 60.0,
+    ) -> Timeouts:
+        values = {"connect": connect, "read": read, "write": write, "pool": pool, "total": total}
+        for name, value in values.items():
             if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
                 raise InvalidArgumentError(
                     f"timeout {name} must be a positive number of seconds", param=name
                 )
+        return super().__new__(cls, connect, read, write, pool, total)
 
     def to_httpx(self) -> httpx.Timeout:
         """The same timeouts as httpx takes them."""

@@ -10,8 +10,9 @@ line, the app to its login or welcome screen.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import StrEnum
+from typing import NamedTuple
 
 from screen_analysis.auth.base_url import normalise_base_url
 from screen_analysis.auth.errors import (
@@ -45,8 +46,7 @@ class Reason(StrEnum):
         return self in (Reason.NO_SERVER, Reason.BAD_URL, Reason.INSECURE_HTTP)
 
 
-@dataclass(frozen=True)
-class NotConnected:
+class NotConnected(NamedTuple):
     """No connection, and why: `message` is one line naming what to do (never the key).
 
     `keyring_problem` is the keyring's own line (cause and options) when it could not be

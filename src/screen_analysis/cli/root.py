@@ -13,7 +13,6 @@ import importlib
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -73,16 +72,16 @@ def require_connection(settings: Settings) -> Connection:
     return found
 
 
-@dataclass
 class CliContext:
     """What every command receives: settings, flags, and the connection once resolved."""
 
-    settings: Settings
-    demo: bool = False
-    debug: bool = False
-    demo_options: dict[str, Any] = field(default_factory=dict)  # DemoConfig fields
-    _connection: Connection | None = None
-    _stack: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)
+    def __init__(self, settings: Settings, *, demo: bool = False, debug: bool = False) -> None:
+        self.settings = settings
+        self.demo = demo
+        self.debug = debug
+        self.demo_options: dict[str, Any] = {}  # DemoConfig fields
+        self._connection: Connection | None = None
+        self._stack = contextlib.ExitStack()
 
     def secrets(self) -> list[str]:
         """Secrets to redact from anything printed."""

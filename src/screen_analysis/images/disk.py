@@ -15,8 +15,8 @@ import hashlib
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import platformdirs
 
@@ -32,8 +32,7 @@ def default_cache_dir() -> Path:
     return Path(root) / "images"
 
 
-@dataclass(frozen=True)
-class CachedImage:
+class CachedImage(NamedTuple):
     """An entry read back: the bytes, their validator, and whether they may be used as is."""
 
     data: bytes

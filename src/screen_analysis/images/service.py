@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from screen_analysis.api.image_fetch import ImageBytes
@@ -32,14 +31,14 @@ class FetchImage(Protocol):
         ...
 
 
-@dataclass
 class ImageStats:
     """What the pipeline did: how each image was had."""
 
-    memory_hits: int = 0
-    disk_hits: int = 0
-    fetches: int = 0
-    not_modified: int = 0
+    def __init__(self) -> None:
+        self.memory_hits = 0
+        self.disk_hits = 0
+        self.fetches = 0
+        self.not_modified = 0
 
 
 class ImagePipeline:

@@ -15,8 +15,7 @@ import os
 import re
 import sys
 import time
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, cast, get_args
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast, get_args
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -51,8 +50,7 @@ def parse_image_mode(value: str | None) -> ImageMode:
     return cast(ImageMode, lowered)
 
 
-@dataclass(frozen=True)
-class Graphics:
+class Graphics(NamedTuple):
     """The drawing mode in use, the size of a cell in pixels, and keys typed during the query."""
 
     mode: Literal["kitty", "sixel", "halfcell", "off"] = "off"
@@ -80,8 +78,7 @@ class Graphics:
         return max(1, round(width / cell_w)), max(1, round(height / cell_h))
 
 
-@dataclass(frozen=True)
-class TerminalAnswer:
+class TerminalAnswer(NamedTuple):
     """What the terminal said to the query."""
 
     kitty: bool = False

@@ -9,7 +9,7 @@ one message at start, and those entries are left out (their defaults stay).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from textual.binding import Binding, BindingsMap, BindingType
 from textual.keys import Keys, _character_to_key, format_key, key_to_character
@@ -18,8 +18,7 @@ MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
 _NAMED_KEYS = frozenset(key.value for key in Keys)
 
 
-@dataclass(frozen=True)
-class KeyHelp:
+class KeyHelp(NamedTuple):
     """One line of the help screen or one palette entry: the keys, what, and why."""
 
     binding_id: str

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from screen_analysis.api.models import Project
 from screen_analysis.safe_text import clean
 
 
-@dataclass(frozen=True)
-class KnownProject:
+class KnownProject(NamedTuple):
     """A project as far as it is known: fetched (ok), being fetched, unknown or unreachable."""
 
     project_id: str

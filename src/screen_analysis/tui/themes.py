@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from textual.app import App
 from textual.theme import BUILTIN_THEMES, Theme
@@ -30,8 +29,7 @@ HIGH_CONTRAST_THEME: Final = "screen-analysis-high-contrast"
 MAX_THEME_FILE_BYTES: Final = 64 * 1024
 
 
-@dataclass(frozen=True)
-class ThemeProblem:
+class ThemeProblem(NamedTuple):
     """A theme file that was skipped, and why."""
 
     path: str
@@ -41,8 +39,7 @@ class ThemeProblem:
         return f"{self.path}: {self.reason}"
 
 
-@dataclass(frozen=True)
-class ThemeLoad:
+class ThemeLoad(NamedTuple):
     """The themes found (shipped first, then the user's) and the files that were skipped."""
 
     themes: tuple[Theme, ...]

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -18,8 +17,7 @@ from screen_analysis.tui.dialogs.frame import DialogFrame
 from screen_analysis.tui.widgets.key_bar import KeyBar
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """A failure explained: a title, the detail (from the error, cleaned) and advice."""
 
     title: str

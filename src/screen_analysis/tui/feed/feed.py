@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.describe import describe_error
@@ -64,20 +64,18 @@ class Listing:
         return number, self.cursors[number]
 
 
-@dataclass(frozen=True)
-class PageLoad:
+class PageLoad(NamedTuple):
     """One load of one generation of a view: the next page, or (`replace`) the view from
     the top, following cursors until at least `fill_to` rows arrived."""
 
     generation: int
     key: ViewKey
-    listing: Listing = field(compare=False, repr=False)
+    listing: Listing
     replace: bool = False
     fill_to: int = 0
 
 
-@dataclass(frozen=True)
-class PageBatch:
+class PageBatch(NamedTuple):
     """What one load brought: new rows (already de-duplicated), the total, where it ended."""
 
     load: PageLoad
@@ -101,16 +99,14 @@ RELOAD_MAX_ROWS = 2000  # a reload brings back at most this many rows; paging go
 PROJECT_FETCHES_AT_ONCE = 4
 
 
-@dataclass(frozen=True)
-class Accepted:
+class Accepted(NamedTuple):
     """Rows to show after a batch: all rows (`replace`) or rows to append."""
 
     items: list[AnalysisItem]
     replace: bool
 
 
-@dataclass(frozen=True)
-class Refreshed:
+class Refreshed(NamedTuple):
     """What a refresh changes: rows that arrived on top, rows to update in place, and
     whether the totals per status are worth asking again."""
 

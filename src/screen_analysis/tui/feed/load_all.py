@@ -6,15 +6,14 @@ cancelling that worker stops it between pages, keeping what arrived).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from screen_analysis.tui.feed.feed import Accepted, Feed
 
 LOAD_ALL_MAX_ROWS = 100_000
 
 
-@dataclass(frozen=True)
-class LoadProgress:
+class LoadProgress(NamedTuple):
     """How far a load of the rest got: rows loaded, of how many, and why it stopped."""
 
     loaded: int

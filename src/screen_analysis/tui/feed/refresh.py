@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisStatus
 from screen_analysis.api.pagination import SeenIds
@@ -23,8 +22,7 @@ if TYPE_CHECKING:
 IN_FLIGHT = (AnalysisStatus.PENDING, AnalysisStatus.PROCESSING)
 
 
-@dataclass(frozen=True)
-class RefreshJob:
+class RefreshJob(NamedTuple):
     """One refresh of one generation of a view: the first page, and `again` (the cursor
     of the page holding the visible in-flight rows) when that is not the first page."""
 
@@ -38,8 +36,7 @@ class RefreshJob:
         return 1 if self.again is None else 2
 
 
-@dataclass(frozen=True)
-class RefreshResult:
+class RefreshResult(NamedTuple):
     """What a refresh brought back: the first page's rows and total, the rows of the page
     asked again, and whether the server refused that page's old cursor."""
 

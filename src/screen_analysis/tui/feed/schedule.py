@@ -8,22 +8,21 @@ lost focus or the app is suspended).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 BACKOFF_CAP_S = 60.0
 HELD_WORDS = {"focus": "terminal not focused", "suspended": "suspended"}
 
 
-@dataclass
 class RefreshSchedule:
     """The auto-refresh interval: `base_s` (0: off), doubled after each failure up to a cap,
     back to `base_s` after a success; paused by the user; held for outside reasons."""
 
-    base_s: float
-    cap_s: float = BACKOFF_CAP_S
-    paused: bool = False
-    failures: int = 0
-    held: set[str] = field(default_factory=set)
+    def __init__(self, base_s: float, cap_s: float = BACKOFF_CAP_S) -> None:
+        self.base_s = base_s
+        self.cap_s = cap_s
+        self.paused = False
+        self.failures = 0
+        self.held: set[str] = set()
 
     @property
     def enabled(self) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from screen_analysis.api.models import AnalysisStatus
 
@@ -22,8 +22,7 @@ STATUSES: tuple[AnalysisStatus | None, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class ViewKey:
+class ViewKey(NamedTuple):
     """What the table shows: one project (or all) and one status (or all)."""
 
     project_id: str | None = None
@@ -34,13 +33,15 @@ class ViewKey:
         return [ViewKey(self.project_id, status) for status in STATUSES]
 
 
-@dataclass
 class CountCache:
     """Totals per (project, status), kept for a short time."""
 
-    ttl_s: float = COUNT_TTL_S
-    clock: Callable[[], float] = time.monotonic
-    _values: dict[ViewKey, tuple[int, float]] = field(default_factory=dict)
+    def __init__(
+        self, ttl_s: float = COUNT_TTL_S, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.ttl_s = ttl_s
+        self.clock = clock
+        self._values: dict[ViewKey, tuple[int, float]] = {}
 
     def get(self, key: ViewKey) -> int | None:
         """The cached total, or None when missing or too old."""

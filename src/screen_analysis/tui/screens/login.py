@@ -7,7 +7,6 @@ the sign-in itself are the shared `SignInForm`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from textual import on
@@ -60,7 +59,6 @@ class LoginScreen(ModalScreen[Connection | None]):
     }
     """
 
-    @dataclass
     class DemoRequested(Message):
         """The user wants the demo server instead."""
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import TypeVar
 
 from textual.message import Message
@@ -39,77 +38,87 @@ async def report(
         node.post_message(done(result))
 
 
-@dataclass
 class PageLoaded(Message):
     """A load brought rows."""
 
-    batch: PageBatch
+    def __init__(self, batch: PageBatch) -> None:
+        super().__init__()
+        self.batch = batch
 
 
-@dataclass
 class PageFailed(Message):
     """A load failed."""
 
-    load: PageLoad
-    error: Exception
+    def __init__(self, load: PageLoad, error: Exception) -> None:
+        super().__init__()
+        self.load = load
+        self.error = error
 
 
-@dataclass
 class TotalsLoaded(Message):
     """Totals per status arrived."""
 
-    totals: dict[ViewKey, int]
+    def __init__(self, totals: dict[ViewKey, int]) -> None:
+        super().__init__()
+        self.totals = totals
 
 
-@dataclass
 class TotalsFailed(Message):
     """Asking for the totals failed."""
 
-    error: Exception
+    def __init__(self, error: Exception) -> None:
+        super().__init__()
+        self.error = error
 
 
-@dataclass
 class ProjectLoaded(Message):
     """A project arrived; `adding` when the user asked to add it."""
 
-    project_id: str
-    project: Project
-    adding: bool
+    def __init__(self, project_id: str, project: Project, adding: bool) -> None:
+        super().__init__()
+        self.project_id = project_id
+        self.project = project
+        self.adding = adding
 
 
-@dataclass
 class ProjectFailed(Message):
     """A project could not be fetched."""
 
-    project_id: str
-    error: Exception
-    adding: bool
+    def __init__(self, project_id: str, error: Exception, adding: bool) -> None:
+        super().__init__()
+        self.project_id = project_id
+        self.error = error
+        self.adding = adding
 
 
-@dataclass
 class RefreshLoaded(Message):
     """An auto-refresh answered."""
 
-    result: RefreshResult
+    def __init__(self, result: RefreshResult) -> None:
+        super().__init__()
+        self.result = result
 
 
-@dataclass
 class RefreshFailed(Message):
     """An auto-refresh failed."""
 
-    job: RefreshJob
-    error: Exception
+    def __init__(self, job: RefreshJob, error: Exception) -> None:
+        super().__init__()
+        self.job = job
+        self.error = error
 
 
-@dataclass
 class AllLoaded(Message):
     """Loading the rest of the view ended (at the end, or at the bound)."""
 
-    progress: LoadProgress
+    def __init__(self, progress: LoadProgress) -> None:
+        super().__init__()
+        self.progress = progress
 
 
-@dataclass
 class LoadAllFailed(Message):
     """Loading the rest of the view stopped on an error (the feed recorded it)."""
 
-    error: Exception
+    def __init__(self, error: Exception) -> None:
+        super().__init__()
+        self.error = error

@@ -6,7 +6,6 @@ up to the app, which browses.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -51,7 +50,6 @@ class WelcomeScreen(Screen[None]):
     }
     """
 
-    @dataclass
     class DemoRequested(Message):
         """The user wants the demo server."""
 

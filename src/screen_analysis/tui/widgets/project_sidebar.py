@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -55,12 +54,13 @@ class ProjectSidebar(OptionList):
     }
     """
 
-    @dataclass
     class ProjectChosen(Message):
         """A project (or all projects, None) was chosen."""
 
-        sidebar: ProjectSidebar
-        project_id: str | None
+        def __init__(self, sidebar: ProjectSidebar, project_id: str | None) -> None:
+            super().__init__()
+            self.sidebar = sidebar
+            self.project_id = project_id
 
         @property
         def control(self) -> ProjectSidebar:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -42,13 +41,19 @@ def _never(url: str) -> bool:
     return False
 
 
-@dataclass
 class ImagePreviews:
-    """What image widgets need: how to draw, the pipeline, and which URLs are the API's."""
+    """What image widgets need: how to draw, the pipeline (None while images are off: Pillow
+    is not imported), and which URLs are the API's (set again when the client changes)."""
 
-    graphics: Graphics
-    pipeline: ImagePipeline | None  # None while images are off (Pillow is not imported)
-    is_api_origin: Callable[[str], bool] = field(default=_never)
+    def __init__(
+        self,
+        graphics: Graphics,
+        pipeline: ImagePipeline | None,
+        is_api_origin: Callable[[str], bool] = _never,
+    ) -> None:
+        self.graphics = graphics
+        self.pipeline = pipeline
+        self.is_api_origin = is_api_origin
 
     def display_url(self, url: str) -> str:
         """`url` as shown: the path alone when it is on the API's own server."""

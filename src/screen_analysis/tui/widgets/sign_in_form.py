@@ -8,7 +8,6 @@ theirs around it: hints, the demo button, Esc while renewing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from textual import work
 from textual.app import ComposeResult
@@ -36,18 +35,20 @@ class SignInForm(Vertical):
     }
     """
 
-    @dataclass
     class Accepted(Message):
         """The server accepted the key; `note` says what could not be kept (else empty)."""
 
-        connection: Connection
-        note: str = ""
+        def __init__(self, connection: Connection, note: str = "") -> None:
+            super().__init__()
+            self.connection = connection
+            self.note = note
 
-    @dataclass
     class Said(Message):
         """The message line changed; `shown` is whether it holds any text now."""
 
-        shown: bool
+        def __init__(self, shown: bool) -> None:
+            super().__init__()
+            self.shown = shown
 
     def __init__(
         self,

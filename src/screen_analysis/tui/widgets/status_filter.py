@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -99,12 +98,13 @@ class StatusFilter(Widget):
     counts: reactive[dict[AnalysisStatus | None, int]] = reactive(dict, always_update=True)
     """Totals per status for the current project, where known."""
 
-    @dataclass
     class Chosen(Message):
         """The user clicked a status."""
 
-        status_filter: StatusFilter
-        status: AnalysisStatus | None
+        def __init__(self, status_filter: StatusFilter, status: AnalysisStatus | None) -> None:
+            super().__init__()
+            self.status_filter = status_filter
+            self.status = status
 
         @property
         def control(self) -> StatusFilter:

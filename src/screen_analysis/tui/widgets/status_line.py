@@ -3,8 +3,7 @@ auto-refresh state (right-aligned)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from textual.content import Content
 from textual.reactive import reactive
@@ -13,8 +12,7 @@ from textual.widget import Widget
 from screen_analysis.safe_text import clean
 
 
-@dataclass(frozen=True)
-class PagingStatus:
+class PagingStatus(NamedTuple):
     """What the status line says: counts, and one of idle/loading/end/error."""
 
     loaded: int = 0

@@ -8,8 +8,8 @@ word and age, and the id are added, in that order, only while the label keeps
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import NamedTuple
 
 from rich.cells import cell_len, set_cell_size
 
@@ -17,8 +17,7 @@ CELL_PADDING = 1  # blank cells on each side of a column
 LABEL_ROOM = 40  # an optional column or a longer form is shown only if the label keeps this
 
 
-@dataclass(frozen=True, slots=True)
-class Column:
+class Column(NamedTuple):
     """One column of the table as laid out for a given width.
 
     `compact` columns show their short form (status "● done", age "5m").
@@ -66,7 +65,7 @@ def layout_columns(width: int) -> tuple[Column, ...]:
             trial.append(new)
         if width - _cells(trial) - pad >= LABEL_ROOM:
             chosen = trial
-    label = replace(_LABEL, width=max(1, width - _cells(chosen) - pad))
+    label = _LABEL._replace(width=max(1, width - _cells(chosen) - pad))
     by_key = {column.key: column for column in [*chosen, label]}
     return tuple(by_key[key] for key in _ORDER if key in by_key)
 

@@ -5,7 +5,6 @@ Handlers are named as for messages declared inside the table (`on_analyses_table
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual.message import Message
@@ -19,11 +18,12 @@ if TYPE_CHECKING:
 NAMESPACE = "analyses_table"
 
 
-@dataclass
 class TableMessage(Message, namespace=NAMESPACE):
     """A message from the table; `control` is the table."""
 
-    table: RowCursorView
+    def __init__(self, table: RowCursorView) -> None:
+        super().__init__()
+        self.table = table
 
     @property
     def control(self) -> RowCursorView:
@@ -31,12 +31,13 @@ class TableMessage(Message, namespace=NAMESPACE):
         return self.table
 
 
-@dataclass
 class TableRowMessage(TableMessage, namespace=NAMESPACE):
     """A message about one row of the table (`index`: its display row)."""
 
-    item: AnalysisItem
-    index: int
+    def __init__(self, table: RowCursorView, item: AnalysisItem, index: int) -> None:
+        super().__init__(table)
+        self.item = item
+        self.index = index
 
 
 class Highlighted(TableRowMessage, namespace=NAMESPACE):
@@ -47,15 +48,17 @@ class Selected(TableRowMessage, namespace=NAMESPACE):
     """A row was chosen with Enter or a click on the highlighted row."""
 
 
-@dataclass
 class SortChanged(TableMessage, namespace=NAMESPACE):
     """The rows are shown in another order (`order.column` None: the server's)."""
 
-    order: SortOrder
+    def __init__(self, table: RowCursorView, order: SortOrder) -> None:
+        super().__init__(table)
+        self.order = order
 
 
-@dataclass
 class NearEnd(TableMessage, namespace=NAMESPACE):
     """The cursor or the viewport came within the threshold of the last loaded row."""
 
-    loaded: int
+    def __init__(self, table: RowCursorView, loaded: int) -> None:
+        super().__init__(table)
+        self.loaded = loaded

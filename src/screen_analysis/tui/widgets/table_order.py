@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC
-from typing import Any
+from typing import Any, NamedTuple
 
 from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisStatus
 from screen_analysis.safe_text import clean
@@ -23,8 +22,7 @@ _STATUS_RANK = {status: rank for rank, status in enumerate(AnalysisStatus)}
 SortKey = tuple[Any, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class SortOrder:
+class SortOrder(NamedTuple):
     """A column and a direction, or (column None) the server's order."""
 
     column: str | None = None
