@@ -26,6 +26,15 @@ NOT_AT_START = (
     "screen_analysis.cli.analyses",
     "screen_analysis.cli.auth_commands",
     "screen_analysis.cli.serve",
+    # Screens and dialogs the first screen does not show.
+    "screen_analysis.tui.screens.login",
+    "screen_analysis.tui.screens.welcome",
+    "screen_analysis.tui.screens.help",
+    "screen_analysis.tui.screens.overview",
+    "screen_analysis.tui.screens.compare",
+    "screen_analysis.tui.widgets.sign_in_form",
+    "screen_analysis.tui.theme_provider",
+    "screen_analysis.tui.dialogs.error",
 )
 
 START = """

@@ -49,8 +49,15 @@ async def test_the_default_theme_and_its_variables(tmp_path: Path, demo_server: 
 async def test_the_config_theme_is_used(tmp_path: Path, demo_server: DemoServer) -> None:
     settings = Settings(theme=LIGHT_THEME, config_path=tmp_path / "config.toml")
     app = app_with(tmp_path, demo_server, settings)
-    async with app.run_test(size=(80, 24)):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
         assert app.theme == LIGHT_THEME
+        assert app.has_class("-light-mode", f"-theme-{LIGHT_THEME}")
+        assert not app.has_class("-dark-mode")
+        # The first paint is already in the light theme's colours, not Textual's default.
+        light = app.current_theme
+        assert app.screen.styles.background == Color.parse(light.background or "")
+        assert app.stylesheet._variables["primary"] == Color.parse(light.primary).hex
 
 
 async def test_an_unknown_config_theme_falls_back_with_a_notice(

@@ -28,13 +28,8 @@ from screen_analysis.tui.commands import MainCommands
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.graphics import Graphics, replay_typeahead
 from screen_analysis.tui.keys import binding_ids, check_keymap, key_help
-from screen_analysis.tui.screens.help import HelpScreen, HelpSection
-from screen_analysis.tui.screens.insight_keys import COMPARE_KEYS, OVERVIEW_KEYS
-from screen_analysis.tui.screens.login import LoginScreen
 from screen_analysis.tui.screens.main import MainScreen
-from screen_analysis.tui.screens.welcome import WelcomeScreen
-from screen_analysis.tui.sign_in import SaveKey, SignIn
-from screen_analysis.tui.theme_provider import ThemePicker
+from screen_analysis.tui.screens.screen_keys import COMPARE_KEYS, HELP_KEYS, OVERVIEW_KEYS
 from screen_analysis.tui.themes import (
     DEFAULT_THEME,
     ThemeLoad,
@@ -45,7 +40,6 @@ from screen_analysis.tui.themes import (
 )
 from screen_analysis.tui.widgets.analyses_table import AnalysesTable
 from screen_analysis.tui.widgets.screen_image import ImagePreviews
-from screen_analysis.tui.widgets.sign_in_form import SignInForm
 
 APP_KEYS: list[BindingType] = [
     Binding("q", "quit", "Quit", tooltip="Quit (exit code 0)", id="quit"),
@@ -59,8 +53,14 @@ BINDING_SCOPES: tuple[tuple[str, list[BindingType]], ...] = (
     ("Compare", COMPARE_KEYS),
 )
 if TYPE_CHECKING:
+    # The sign-in, help and theme screens are imported when first opened.
     from screen_analysis.images.disk import DiskCache
     from screen_analysis.tui.profile_switch import ProfileSwitcher
+    from screen_analysis.tui.screens.help import HelpSection
+    from screen_analysis.tui.screens.login import LoginScreen
+    from screen_analysis.tui.screens.welcome import WelcomeScreen
+    from screen_analysis.tui.sign_in import SaveKey, SignIn
+    from screen_analysis.tui.widgets.sign_in_form import SignInForm
 
 
 def start_line(why: NotConnected) -> str:
@@ -83,7 +83,7 @@ def _previews(graphics: Graphics, cache: DiskCache | None) -> ImagePreviews:
 
 def remappable_ids() -> set[str]:
     """Every binding id a `[keymap]` may name."""
-    return binding_ids(*(scope for _title, scope in BINDING_SCOPES), HelpScreen.BINDINGS)
+    return binding_ids(*(scope for _title, scope in BINDING_SCOPES), HELP_KEYS)
 
 
 def help_sections(keymap: Mapping[str, str]) -> list[HelpSection]:
@@ -145,9 +145,20 @@ class ScreenAnalysisApp(App[int]):
         if wanted not in self.available_themes:
             self._theme_note = f"The theme {wanted!r} is not available; using {DEFAULT_THEME}."
             wanted = DEFAULT_THEME
-        self.theme = wanted
+        self._first_theme(wanted)
         self.keymap, self._keymap_problems = check_keymap(settings.keymap, remappable_ids())
         self.set_keymap(self.keymap)
+
+    def _first_theme(self, name: str) -> None:
+        """Apply the theme the app starts with, as setting `theme` does, except for the
+        re-parse of every style rule that setting it schedules: nothing is styled yet."""
+        self.set_reactive(ScreenAnalysisApp.theme, name)
+        dark = self.current_theme.dark
+        self.set_class(True, f"-theme-{name}", update=False)
+        self.set_class(dark, "-dark-mode", update=False)
+        self.set_class(not dark, "-light-mode", update=False)
+        self._refresh_truecolor_filter(self.ansi_theme)
+        self.stylesheet.set_variables(self.get_css_variables())
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """The app's variables ($status-*, $score-*) derived from the current theme."""
@@ -184,6 +195,8 @@ class ScreenAnalysisApp(App[int]):
         await self._close_client()
 
     def _welcome(self, message: str = "") -> WelcomeScreen:
+        from screen_analysis.tui.screens.welcome import WelcomeScreen
+
         return WelcomeScreen(
             self._sign_in(),
             base_url=self.settings.base_url,
@@ -194,10 +207,14 @@ class ScreenAnalysisApp(App[int]):
 
     def _sign_in(self, *, demo: bool = False) -> SignIn:
         """The one sign-in path; a demo key is never kept."""
+        from screen_analysis.tui.sign_in import SignIn
+
         sign_in = SignIn(self.make_client, self.save_key, self.settings.config_path, self.settings)
         return sign_in.session_only() if demo else sign_in
 
     def _login(self, message: str = "", *, renewing: Connection | None = None) -> LoginScreen:
+        from screen_analysis.tui.screens.login import LoginScreen
+
         return LoginScreen(
             self._sign_in(demo=renewing is not None and renewing.is_demo),
             base_url=renewing.base_url if renewing else self.settings.base_url,
@@ -268,9 +285,12 @@ class ScreenAnalysisApp(App[int]):
         """Switch to `[profiles.NAME]` once its connection has been checked."""
         self.profile_switch.switch(name)
 
-    @on(WelcomeScreen.DemoRequested)
-    @on(LoginScreen.DemoRequested)
-    def _demo_requested(self) -> None:
+    def on_welcome_screen_demo_requested(self) -> None:
+        """The welcome screen asked for the demo server."""
+        self._start_demo()
+
+    def on_login_screen_demo_requested(self) -> None:
+        """The login screen asked for the demo server."""
         self._start_demo()
 
     @work(thread=True, exclusive=True, group="connect", exit_on_error=False)
@@ -279,8 +299,7 @@ class ScreenAnalysisApp(App[int]):
         assert self.start_demo is not None
         return self.start_demo()
 
-    @on(SignInForm.Accepted)
-    async def _connected_from_welcome(self, event: SignInForm.Accepted) -> None:
+    async def on_sign_in_form_accepted(self, event: SignInForm.Accepted) -> None:
         """The welcome screen's form signed in (the login screen dismisses itself)."""
         await self.browse(event.connection)
         if event.note:
@@ -324,10 +343,14 @@ class ScreenAnalysisApp(App[int]):
             return
         if event.state is WorkerState.SUCCESS and isinstance(event.worker.result, Connection):
             await self.browse(event.worker.result)
-        elif event.state is WorkerState.ERROR and isinstance(
-            self.screen, WelcomeScreen | LoginScreen
-        ):
-            self.screen.show_message("The demo server did not start: " + str(event.worker.error))
+        elif event.state is WorkerState.ERROR:
+            from screen_analysis.tui.screens.login import LoginScreen
+            from screen_analysis.tui.screens.welcome import WelcomeScreen
+
+            if isinstance(self.screen, WelcomeScreen | LoginScreen):
+                self.screen.show_message(
+                    "The demo server did not start: " + str(event.worker.error)
+                )
 
     def _report_theme_problems(self) -> None:
         problems = self.themes_loaded.problems
@@ -346,6 +369,8 @@ class ScreenAnalysisApp(App[int]):
 
     def action_change_theme(self) -> None:
         """Choose a theme with a live preview; the one kept is saved in the config file."""
+        from screen_analysis.tui.theme_provider import ThemePicker
+
         if not isinstance(self.screen, ThemePicker):
             self.push_screen(ThemePicker(on_chosen=self._save_theme))
 
@@ -359,6 +384,8 @@ class ScreenAnalysisApp(App[int]):
 
     def action_help(self) -> None:
         """Show the keys."""
+        from screen_analysis.tui.screens.help import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(help_sections(self.keymap)))
 

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable, Iterator
-from importlib.resources import files
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from textual.app import App
 from textual.theme import BUILTIN_THEMES, Theme
 
 from screen_analysis.config import config_dir
 from screen_analysis.tui.theme_variables import APP_VARIABLES
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 DEFAULT_THEME: Final = "screen-analysis-dark"
 LIGHT_THEME: Final = "screen-analysis-light"
@@ -52,11 +53,17 @@ class ThemeLoad(NamedTuple):
 
 
 def shipped_theme_dir() -> Traversable:
-    """The shipped theme files: packaged in a wheel, or `themes/` of a source checkout."""
-    packaged = files("screen_analysis") / "themes"
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parents[3] / "themes"
+    """The shipped theme files: packaged in a wheel, or `themes/` of a source checkout.
+
+    Found on the file system without `importlib.resources` (which costs start-up time),
+    except when the package is imported from a zip file."""
+    package = Path(__file__).resolve().parents[1]
+    if not package.is_dir():  # imported from a zip file, such as a wheel on sys.path
+        from importlib.resources import files
+
+        return files("screen_analysis") / "themes"
+    packaged = package / "themes"
+    return packaged if packaged.is_dir() else package.parents[1] / "themes"
 
 
 def user_theme_dir() -> Path:

@@ -22,7 +22,7 @@ from screen_analysis.api.models import Analysis
 from screen_analysis.insight.compare import Comparison, compare
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import DASH, local_time, status_glyph, status_word
-from screen_analysis.tui.screens.insight_keys import COMPARE_KEYS
+from screen_analysis.tui.screens.screen_keys import COMPARE_KEYS
 from screen_analysis.tui.widgets.diff_table import DiffTable
 from screen_analysis.tui.widgets.key_bar import KeyBar
 from screen_analysis.tui.widgets.screen_image import ScreenImage

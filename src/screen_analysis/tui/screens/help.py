@@ -6,13 +6,14 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from screen_analysis.tui.keys import KeyHelp
+from screen_analysis.tui.screens.screen_keys import HELP_KEYS
 
 NAVIGATION: tuple[tuple[str, str], ...] = (
     ("Tab / Shift+Tab", "Sidebar → table → detail"),
@@ -39,9 +40,7 @@ def help_text(sections: Sequence[HelpSection]) -> Content:
 class HelpScreen(ModalScreen[None]):
     """Keys and what they do; any of Esc, q, ? or F1 closes it."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark,f1", "dismiss", "Close", show=True, id="help-close"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = HELP_KEYS
 
     DEFAULT_CSS = """
     HelpScreen {

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import APIConnectionError, AuthenticationError
-from screen_analysis.tui.dialogs.error import ErrorScreen, explain
 
 if TYPE_CHECKING:
     from screen_analysis.tui.screens.main import MainScreen
@@ -43,6 +42,8 @@ class ProblemDesk:
                     screen.KeyRejected(screen, said + ". Paste a valid key to go on.")
                 )
             else:
+                from screen_analysis.tui.dialogs.error import ErrorScreen, explain
+
                 problem = explain(error, screen.base_url)
                 screen.app.push_screen(ErrorScreen(problem), self._closed)
         return True

@@ -36,7 +36,7 @@ from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.screens import overview_charts as view
 from screen_analysis.tui.screens.export_dialogs import ExportPathDialog, ReplaceFileDialog
-from screen_analysis.tui.screens.insight_keys import OVERVIEW_KEYS
+from screen_analysis.tui.screens.screen_keys import OVERVIEW_KEYS
 from screen_analysis.tui.widgets.bar_rows import BarRows
 from screen_analysis.tui.widgets.column_chart import ColumnChart
 from screen_analysis.tui.widgets.key_bar import KeyBar

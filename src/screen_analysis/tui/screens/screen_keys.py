@@ -1,5 +1,6 @@
-"""The overview's and the comparison's keys, as data: light enough for the app to list in
-help and `[keymap]` without importing the screens (or the aggregates behind them)."""
+"""The keys of the screens opened later (overview, comparison, help), as data: light enough
+for the app to list in help and check `[keymap]` against without importing the screens (or
+the aggregates behind them)."""
 
 from __future__ import annotations
 
@@ -14,4 +15,8 @@ OVERVIEW_KEYS: list[BindingType] = [
 COMPARE_KEYS: list[BindingType] = [
     Binding("escape,q", "back", "Back", tooltip="Back to the analyses", id="compare-back"),
     Binding("s", "swap", "Swap A/B", tooltip="Swap the two sides", id="compare-swap"),
+]
+
+HELP_KEYS: list[BindingType] = [
+    Binding("escape,q,question_mark,f1", "dismiss", "Close", show=True, id="help-close"),
 ]
