@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from screen_analysis.config import load_settings
 from screen_analysis.demo.runner import DemoServer
-from screen_analysis.tui.app import BINDING_SCOPES, help_sections, remappable_ids
+from screen_analysis.tui.app_keys import BINDING_SCOPES, help_sections, remappable_ids
 from screen_analysis.tui.commands import MainCommands
 from screen_analysis.tui.dialogs.prompt import FindDialog
 from screen_analysis.tui.keys import check_keymap, is_key_name

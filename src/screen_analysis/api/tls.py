@@ -19,13 +19,16 @@ _ahead: Future[ssl.SSLContext] | None = None
 
 
 def build_ahead() -> None:
-    """Start building the default context in a daemon thread (once per process)."""
+    """Start building the default context in a thread (once per process)."""
     global _ahead
     with _lock:
         if _ahead is not None:
             return
         _ahead = Future()
-    threading.Thread(target=_build, args=(_ahead,), name="tls-context", daemon=True).start()
+    # Not a daemon: a program that ends at once (`--help`) waits the few milliseconds left
+    # rather than end while OpenSSL is reading the bundle (which crashed it: OpenSSL's own
+    # clean-up at exit ran under the thread).
+    threading.Thread(target=_build, args=(_ahead,), name="tls-context", daemon=False).start()
 
 
 def _build(result: Future[ssl.SSLContext]) -> None:

@@ -1,5 +1,16 @@
 """The command line: `screen-analysis` launches the app; subcommands script the API."""
 
-from screen_analysis.cli.root import main
+from __future__ import annotations
+
+
+def main() -> None:
+    """Console-script entry point: the collector waits while the program starts."""
+    from screen_analysis import collector
+
+    collector.hold()
+    from screen_analysis.cli.root import main as run
+
+    run()
+
 
 __all__ = ["main"]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from screen_analysis import __version__
+from screen_analysis import __version__, collector
 from screen_analysis.auth.connection import NotConnected, resolve_connection
 from screen_analysis.auth.file_store import InsecureFileStore
 from screen_analysis.cli.exit_codes import CliError, ExitCode
@@ -252,6 +252,8 @@ def cli(
 
     Without a command, opens the terminal app. Try it with: screen-analysis --demo
     """
+    if click_ctx.invoked_subcommand is not None:
+        collector.release()  # the subcommand is imported: start-up is over (the app waits)
     try:
         settings = load_settings(
             base_url=base_url,

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import App
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.worker import Worker, WorkerState
 
+from screen_analysis import collector
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.auth.connection import NotConnected, Reason
 from screen_analysis.auth.key_check import ClientFactory
@@ -24,12 +25,12 @@ from screen_analysis.config import (
 )
 from screen_analysis.safe_text import clean
 from screen_analysis.state import RememberedProjects, server_key
+from screen_analysis.tui.app_keys import APP_KEYS, help_sections, remappable_ids
 from screen_analysis.tui.commands import MainCommands
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.graphics import Graphics, replay_typeahead
-from screen_analysis.tui.keys import binding_ids, check_keymap, key_help
+from screen_analysis.tui.keys import check_keymap
 from screen_analysis.tui.screens.main import MainScreen
-from screen_analysis.tui.screens.screen_keys import COMPARE_KEYS, HELP_KEYS, OVERVIEW_KEYS
 from screen_analysis.tui.themes import (
     DEFAULT_THEME,
     ThemeLoad,
@@ -38,25 +39,13 @@ from screen_analysis.tui.themes import (
     user_theme_dir,
     variable_defaults,
 )
-from screen_analysis.tui.widgets.analyses_table import AnalysesTable
 from screen_analysis.tui.widgets.screen_image import ImagePreviews
 
-APP_KEYS: list[BindingType] = [
-    Binding("q", "quit", "Quit", tooltip="Quit (exit code 0)", id="quit"),
-    Binding("question_mark,f1", "help", "Help", tooltip="This help", key_display="?", id="help"),
-]
-BINDING_SCOPES: tuple[tuple[str, list[BindingType]], ...] = (
-    ("Browse", AnalysesTable.BINDINGS),
-    ("Act", MainScreen.BINDINGS),
-    ("Anywhere", APP_KEYS),
-    ("Overview", OVERVIEW_KEYS),
-    ("Compare", COMPARE_KEYS),
-)
+COLLECTOR_HELD_AT_MOST_S = 2.0
 if TYPE_CHECKING:
     # The sign-in, help and theme screens are imported when first opened.
     from screen_analysis.images.disk import DiskCache
     from screen_analysis.tui.profile_switch import ProfileSwitcher
-    from screen_analysis.tui.screens.help import HelpSection
     from screen_analysis.tui.screens.login import LoginScreen
     from screen_analysis.tui.screens.welcome import WelcomeScreen
     from screen_analysis.tui.sign_in import SaveKey, SignIn
@@ -79,16 +68,6 @@ def _previews(graphics: Graphics, cache: DiskCache | None) -> ImagePreviews:
     from screen_analysis.images.service import ImagePipeline
 
     return ImagePreviews(graphics, ImagePipeline(None, disk=cache))
-
-
-def remappable_ids() -> set[str]:
-    """Every binding id a `[keymap]` may name."""
-    return binding_ids(*(scope for _title, scope in BINDING_SCOPES), HELP_KEYS)
-
-
-def help_sections(keymap: Mapping[str, str]) -> list[HelpSection]:
-    """The help screen's sections, from the bindings with `keymap` applied."""
-    return [(title, key_help(scope, keymap)) for title, scope in BINDING_SCOPES]
 
 
 class ScreenAnalysisApp(App[int]):
@@ -178,6 +157,9 @@ class ScreenAnalysisApp(App[int]):
             lines = ["[keymap] in " + str(self.settings.config_path) + ": left out, defaults kept:"]
             self.notify("\n".join(lines + self._keymap_problems), severity="warning",
                         timeout=15, markup=False)  # fmt: skip
+        # The collector was held while the program started (see collector.py): it runs
+        # again once the first screen is drawn, or after a while at the latest.
+        self.set_timer(COLLECTOR_HELD_AT_MOST_S, collector.release)
         why = self.not_connected
         if self.connection is not None:
             # Textual holds every paint while the app mounts: the main screen pushed from
@@ -189,6 +171,8 @@ class ScreenAnalysisApp(App[int]):
             await self.push_screen(self._login(), self._signed_in)
         else:
             await self.push_screen(self._welcome())
+        if self.connection is None:
+            self.call_after_refresh(collector.release)
 
     async def on_unmount(self) -> None:
         """Close the client's connections."""

@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Header
 
+from screen_analysis import collector
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import AuthenticationError
@@ -319,6 +320,7 @@ class MainScreen(Screen[None]):
 
     def _after_page(self, items: Sequence[AnalysisItem], first: bool) -> None:
         self._after_pages -= 1
+        collector.release()  # the first rows are on screen: start-up is over
         (self.totals.load if first else self.totals.show)()  # load shows what is known too
         self.projects.want(i.project_id for i in items if isinstance(i, Analysis))
 
