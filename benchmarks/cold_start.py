@@ -9,7 +9,10 @@ label, and at 120 columns our table has no room for the id column). Only a paint
 table with rows writes those bytes, so "first rows painted" means: the first screen
 update, after the table holds rows, that reached the terminal. Nothing in either app is
 instrumented. One discarded warm-up run each fills the disk cache and compiles byte code;
-then the two apps alternate and the medians are compared.
+then the two apps alternate and the medians are compared. Each run starts after a pause:
+the app asks for totals and projects right after its first paint and is stopped then, and
+the server's answers to those must not slow the next run down (which, without the pause,
+made whichever contender came next look slower).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ TARGET_RATIO = 1.15
 DA1_QUERY = b"\x1b[c"  # Device Attributes: the app asks once what the terminal can draw
 DA1_ANSWER = b"\x1b[?62;22c"  # a VT220-class terminal with colour, no graphics
 TARGET_S = 1.0
+SETTLE_S = 0.5  # between runs: the server finishes what the last run asked
 
 
 def needle_for(base_url: str, api_key: str) -> bytes:
@@ -129,6 +133,7 @@ def run(base_url: str, api_key: str, repeats: int) -> dict[str, Any]:
             time_to_bytes(argv, env, needle)  # warm-up: byte code and disk cache
         for _ in range(repeats):
             for name, argv in argvs.items():
+                time.sleep(SETTLE_S)
                 times[name].append(time_to_bytes(argv, env, needle))
     app = statistics.median(times["app"])
     baseline = statistics.median(times["baseline"])
