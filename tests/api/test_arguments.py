@@ -126,6 +126,8 @@ def test_bad_options_are_refused(options: dict[str, Any]) -> None:
 def test_timeouts_must_be_positive_numbers(value: Any) -> None:
     with pytest.raises(InvalidArgumentError):
         Timeouts(connect=value)
+    with pytest.raises(InvalidArgumentError):
+        Timeouts()._replace(connect=value)  # a copy is checked as well
 
 
 async def test_timeouts_default_and_a_number_sets_them_all(make_client: MakeClient) -> None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import Any, NamedTuple, Self
 
 import httpx
 
@@ -38,6 +39,11 @@ class Timeouts(_Seconds):
                     f"timeout {name} must be a positive number of seconds", param=name
                 )
         return super().__new__(cls, connect, read, write, pool, total)
+
+    @classmethod
+    def _make(cls, iterable: Iterable[Any]) -> Self:  # type: ignore[override]  # checked
+        """Built through `__new__`, so `_replace` checks the values too."""
+        return cls(*iterable)
 
     def to_httpx(self) -> httpx.Timeout:
         """The same timeouts as httpx takes them."""

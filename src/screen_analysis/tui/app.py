@@ -171,8 +171,8 @@ class ScreenAnalysisApp(App[int]):
             await self.push_screen(self._login(), self._signed_in)
         else:
             await self.push_screen(self._welcome())
-        if self.connection is None:
-            self.call_after_refresh(collector.release)
+        if self.connection is None:  # the welcome or login screen goes once signed in
+            self.call_after_refresh(collector.release, keep=False)
 
     async def on_unmount(self) -> None:
         """Close the client's connections."""
