@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 
@@ -121,6 +122,10 @@ def test_server_with_live_on_serves_the_simulation(demo_now: datetime) -> None:
         body = httpx.get(server.base_url + "/v1/analyses", headers=headers).json()
         assert body["total"] > 50
         assert body["data"][0]["created_at"] > "2026-11-01T12:00:00Z"
+    # The server's threads are told to stop; AnyIO's idle worker threads end a moment later.
+    deadline = time.monotonic() + 5
+    while not set(threading.enumerate()) <= before and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert set(threading.enumerate()) <= before
 
 
