@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 import httpx
 import pytest
+from tests.support.threads import threads_left
 
 from screen_analysis.demo.config import DemoConfig
 from screen_analysis.demo.live import LiveLoop, LiveSimulator
@@ -122,11 +122,7 @@ def test_server_with_live_on_serves_the_simulation(demo_now: datetime) -> None:
         body = httpx.get(server.base_url + "/v1/analyses", headers=headers).json()
         assert body["total"] > 50
         assert body["data"][0]["created_at"] > "2026-11-01T12:00:00Z"
-    # The server's threads are told to stop; AnyIO's idle worker threads end a moment later.
-    deadline = time.monotonic() + 5
-    while not set(threading.enumerate()) <= before and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert set(threading.enumerate()) <= before
+    assert threads_left(before) == set()
 
 
 def test_live_is_off_by_default(demo_server: DemoServer) -> None:

@@ -8,13 +8,14 @@ from datetime import datetime
 
 import httpx
 import pytest
+from tests.support.threads import threads_left
 
 from screen_analysis.demo.config import DemoConfig
 from screen_analysis.demo.runner import DemoServer, banner
 
 
 def test_start_serve_stop_leaves_no_threads(demo_now: datetime) -> None:
-    before = {t.ident for t in threading.enumerate()}
+    before = set(threading.enumerate())
     started = time.perf_counter()
     server = DemoServer(DemoConfig(now=demo_now)).start()
     elapsed = time.perf_counter() - started
@@ -26,7 +27,7 @@ def test_start_serve_stop_leaves_no_threads(demo_now: datetime) -> None:
     finally:
         server.stop()
     assert elapsed < 2.0  # well under 0.5 s on a developer machine; slack for CI
-    assert {t.ident for t in threading.enumerate()} <= before
+    assert threads_left(before) == set()
 
 
 def test_stopped_server_refuses_use_and_stop_is_idempotent(demo_now: datetime) -> None:
