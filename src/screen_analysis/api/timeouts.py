@@ -10,12 +10,12 @@ import httpx
 from screen_analysis.api.errors import InvalidArgumentError
 
 
-class _Seconds(NamedTuple):
-    connect: float = 5.0
-    read: float = 30.0
-    write: float = 30.0
-    pool: float = 10.0
-    total: float = 60.0
+class _Seconds(NamedTuple):  # the defaults and the checks are Timeouts.__new__'s
+    connect: float
+    read: float
+    write: float
+    pool: float
+    total: float
 
 
 class Timeouts(_Seconds):
@@ -32,13 +32,13 @@ class Timeouts(_Seconds):
         pool: float = 10.0,
         total: float = 60.0,
     ) -> Timeouts:
-        values = {"connect": connect, "read": read, "write": write, "pool": pool, "total": total}
-        for name, value in values.items():
+        values = (connect, read, write, pool, total)
+        for name, value in zip(cls._fields, values, strict=True):
             if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
                 raise InvalidArgumentError(
                     f"timeout {name} must be a positive number of seconds", param=name
                 )
-        return super().__new__(cls, connect, read, write, pool, total)
+        return super().__new__(cls, *values)
 
     @classmethod
     def _make(cls, iterable: Iterable[Any]) -> Self:  # type: ignore[override]  # checked
