@@ -13,8 +13,8 @@ MINUS = "−"  # U+2212, as the app writes a negative difference
 
 
 def format_number(value: float, threshold: float | None = None) -> str:
-    """One decimal (none for a whole number), more when one decimal would show a failing
-    value equal to its threshold (69.96 against 70 reads "69.96", not "70.0")."""
+    """One decimal (none for a whole number), more when one decimal would make a value look
+    equal to a threshold it is not (69.96 against 70 reads "69.96", not "70.0")."""
     if value == int(value) and abs(value) < 1e15:
         text = f"{int(value):,}"
     else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ from screen_analysis.gate import (
     wait_for_scoring,
 )
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 CLOCK: Clock = SystemClock()  # tests put a clock of their own here
 POLL_INTERVAL_S = 10.0  # a real service: scoring takes seconds, polls cost requests
 DEMO_POLL_INTERVAL_S = 2.0
@@ -174,23 +176,29 @@ def _waiting_line(state: WaitState) -> str:
     )
 
 
+def _echo(text: str, *, err: bool = False) -> None:
+    """Print `text` as it is (it ends in a newline); a lone surrogate (from a server's JSON
+    or an argument that was not UTF-8) becomes U+FFFD rather than an encoding error."""
+    click.echo(_SURROGATE.sub("\ufffd", text), nl=False, err=err)
+
+
 def _emit(result: GateResult, fmt: str, width: int, height: int) -> None:
     from screen_analysis.api.writers import dumps_json
     from screen_analysis.cli.check import github, junit, table
     from screen_analysis.gate import result_document
 
     if fmt == "table":
-        click.echo(table.render_table(result, width, height), nl=False)
+        _echo(table.render_table(result, width, height))
         return
     if fmt == "json":
-        click.echo(dumps_json(result_document(result), indent=2))
+        _echo(dumps_json(result_document(result), indent=2) + "\n")
     elif fmt == "junit":
-        click.echo(junit.render_junit(result), nl=False)
+        _echo(junit.render_junit(result))
     else:
-        click.echo(github.render_github(result, width), nl=False)
+        _echo(github.render_github(result, width))
         _append_summary(github.render_summary(result))
         return
-    click.echo(table.heading(result), err=True)
+    _echo(table.heading(result) + "\n", err=True)
 
 
 def _timed_out(name: str | None, spec: GateSpec, state: WaitState, fmt: str) -> None:
@@ -199,12 +207,13 @@ def _timed_out(name: str | None, spec: GateSpec, state: WaitState, fmt: str) -> 
     from screen_analysis.cli.check import github, junit, table
     from screen_analysis.gate.document import timeout_document
 
+    when = CLOCK.now().replace(microsecond=0)
     if fmt == "junit":
-        click.echo(junit.render_junit_timeout(name, spec.scope, state, CLOCK.now()), nl=False)
+        _echo(junit.render_junit_timeout(name, spec.scope, state, when))
     elif fmt == "json":
-        click.echo(dumps_json(timeout_document(name, spec.scope, state, CLOCK.now()), indent=2))
+        _echo(dumps_json(timeout_document(name, spec.scope, state, when), indent=2) + "\n")
     elif fmt == "github":
-        click.echo(github.render_github_timeout(name, spec.scope, state), nl=False)
+        _echo(github.render_github_timeout(name, spec.scope, state))
         _append_summary(github.summary_timeout(name, spec.scope, state))
     raise CliError(table.timeout_message(state), ExitCode.WAIT_TIMED_OUT)
 
@@ -216,6 +225,6 @@ def _append_summary(text: str) -> None:
         return
     try:
         with open(path, "a", encoding="utf-8") as handle:
-            handle.write(text)
+            handle.write(_SURROGATE.sub("\ufffd", text))
     except OSError as exc:
         warn(f"could not write the job summary to {path}: {exc.strerror or exc}")
