@@ -20,6 +20,7 @@ from typing import Any
 import click
 
 from screen_analysis.cli.check.sources import FORMATS, gather_sources
+from screen_analysis.cli.check.table import analyses
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.failures import warn
 from screen_analysis.cli.root import CliContext
@@ -171,7 +172,7 @@ def _waiting_line(state: WaitState) -> str:
     if state.failed_round:
         return f"Waiting for scoring: the last poll failed, trying again · {clock}"
     return (
-        f"Waiting for {state.waiting:,} analyses to be scored ({state.pending:,} pending, "
+        f"Waiting for {analyses(state.waiting)} to be scored ({state.pending:,} pending, "
         f"{state.processing:,} processing) · {clock}"
     )
 

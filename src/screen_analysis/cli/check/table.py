@@ -51,7 +51,7 @@ def counts_line(scores: Scores) -> str:
         parts.append(f"{scores.pending:,} pending")
     if scores.processing:
         parts.append(f"{scores.processing:,} processing")
-    return f"{scores.analyses:,} analyses in scope: " + ", ".join(parts)
+    return f"{analyses(scores.analyses)} in scope: " + ", ".join(parts)
 
 
 def offender_text(offender: Offender) -> str:
@@ -112,10 +112,15 @@ def _mean(value: float | None) -> str:
     return "—" if value is None else format_number(value)
 
 
+def analyses(count: int) -> str:
+    """ "1 analysis", "3 analyses"."""
+    return f"{count:,} analysis" if count == 1 else f"{count:,} analyses"
+
+
 def timeout_message(state: WaitState) -> str:
     """ "timed out after 600 s: 3 analyses still being scored (1 pending, 2 processing)"."""
     text = (
-        f"timed out after {state.timeout:g} s: {state.waiting:,} analyses still being scored "
+        f"timed out after {state.timeout:g} s: {analyses(state.waiting)} still being scored "
         f"({state.pending:,} pending, {state.processing:,} processing)"
     )
     if state.failed_round:
