@@ -162,8 +162,8 @@ def evaluate(
     notes = []
     in_flight = measured.scores.pending + measured.scores.processing
     if in_flight:
-        hint = "" if spec.wait else "; --wait waits for them"
-        notes.append(f"{in_flight:,} in scope not scored yet (pending or processing){hint}")
+        why = "arrived after the wait began" if spec.wait else "--wait waits for them"
+        notes.append(f"{in_flight:,} in scope not scored yet (pending or processing); {why}")
     if measured.invalid:
         notes.append(f"{measured.invalid:,} invalid items in the listing left out")
     return GateResult(

@@ -73,7 +73,9 @@ DEMO_POLL_INTERVAL_S = 2.0
 @click.option("--baseline-since", metavar="WHEN", help="Compare with the analyses created since.")
 @click.option("--baseline-until", metavar="WHEN", help="…and before this time.")
 @click.option("--max-drop", metavar="N", help="Points the mean (overall, per criterion) may lose.")
-@click.option("--wait/--no-wait", default=None, help="Wait until nothing in scope is pending.")
+@click.option(
+    "--wait/--no-wait", default=None, help="First wait until what is in flight in scope is scored."
+)
 @click.option("--timeout", metavar="S", help="Give up waiting after S seconds (default 600).")
 @click.option("--poll-interval", metavar="S", help="Seconds between polls (default 10).")
 @click.option(
@@ -103,7 +105,7 @@ def check(
         state = outcome.state
         ctx.run(lambda: _timed_out(name, spec, state, fmt))
         return
-    result = outcome
+    result: GateResult = outcome
     ctx.run(lambda: _emit(result, fmt, width, height))  # a closed pipe is not a failure
     if not outcome.passed:
         raise SystemExit(ExitCode.ASSERTION_FAILED)
