@@ -21,6 +21,7 @@ from typing import Any
 from screen_analysis.demo.config import DemoConfig
 
 from . import (
+    check_walk,
     cli_throughput,
     cold_start,
     image_preview,
@@ -85,6 +86,7 @@ def run(mode: Mode) -> dict[str, Any]:
         bodies = memory.fetch_pages(server.base_url, server.api_key, mode.analyses)
         report["overview"] = overview.run(server.base_url, server.api_key, mode.cli_repeats + 1)
     report["cli"] = cli_throughput.run_both(mode.cli_analyses, mode.cli_repeats)
+    report["check"] = check_walk.run(mode.cli_analyses, mode.cli_repeats + 1)
     report["memory"] = memory.run(bodies)
     report["images"] = image_preview.run()
     report["polling"] = polling.run()
@@ -179,6 +181,7 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]
             _targets(slow),
         )
     )
+    rows.extend(check_rows(report["check"]))
     rows.extend(image_rows(report["images"]))
     poll = report["polling"]
     rows.append(
@@ -207,6 +210,42 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]
             f"{view['bare_peak_bytes'] / 1e6:.2f} MB (walk keeping nothing)",
             f"{view['memory_ratio']:.2f}",
             f"held after: {view['overview_held_bytes'] / 1e3:.0f} kB",
+        )
+    )
+    return rows
+
+
+def check_rows(check: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
+    """The quality gate's lines: `check` against `analyses list --all` over one scope."""
+    rows = []
+    for key, scope in (("all_projects", "all projects"), ("one_project", "one project")):
+        figures = check[key]
+        rows.append(
+            (
+                f"`check` vs `analyses list --all`, {scope}: requests",
+                f"{figures['check_requests']}",
+                f"{figures['list_requests']} (list --all)",
+                f"{figures['request_ratio']:.2f}",
+                "",
+            )
+        )
+        rows.append(
+            (
+                f"`check` vs `analyses list --all`, {scope}: time",
+                f"{figures['check_s']:.2f} s",
+                f"{figures['list_s']:.2f} s (list --all)",
+                f"{figures['time_ratio']:.2f}",
+                "",
+            )
+        )
+    wait = check["wait"]
+    rows.append(
+        (
+            "`check --wait`: requests per polling round",
+            f"{wait['per_round']:g}",
+            f"{wait['budget_pages']} (the budget: two pages a round)",
+            f"{wait['per_round'] / wait['budget_pages']:.2f}",
+            _targets(check),
         )
     )
     return rows

@@ -14,6 +14,8 @@ class ExitCode(IntEnum):
     AUTH = 3  # missing or rejected key
     NOT_FOUND = 4
     API = 5  # API, network or invalid-response failure after retries
+    ASSERTION_FAILED = 6  # `check`: an assertion of the quality gate does not hold
+    WAIT_TIMED_OUT = 7  # `check --wait`: analyses were still being scored at --timeout
     INTERRUPTED = 130
 
 
