@@ -26,8 +26,8 @@ from screen_analysis.tui.formatting import (
     status_glyph,
     status_word,
 )
-from screen_analysis.tui.widgets.table_layout import CELL_PADDING, Column, fit_cell, pad
-from screen_analysis.tui.widgets.table_order import SortOrder
+from screen_analysis.tui.widgets.table.layout import CELL_PADDING, Column, fit_cell, pad
+from screen_analysis.tui.widgets.table.order import SortOrder
 
 INVALID_GLYPH = "!"
 RowCells = dict[str, str]
