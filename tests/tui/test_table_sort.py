@@ -25,7 +25,7 @@ from screen_analysis.tui.widgets.table.order import (
 from screen_analysis.tui.widgets.table.rows import TableRows
 
 from .conftest import connection_to, make_app, settled
-from .test_analyses_table import TableApp, analysis, lines, loaded, page, started
+from .test_analyses_table import TableApp, analysis, lines, loaded, page
 
 ORDERS = [SortOrder(c, d) for c in SORT_COLUMNS for d in (False, True)]
 
