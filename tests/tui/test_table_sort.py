@@ -110,7 +110,7 @@ async def test_s_sorts_keeps_the_cursor_and_asks_for_no_more_pages() -> None:
         await pilot.press("s")
         await pilot.pause()
         assert table.row_order == SortOrder("score", True)
-        assert "Scor▼" in next(lines(table))
+        assert "Score▼" in next(lines(table))
         highlighted = table.highlighted_item
         assert highlighted is not None and highlighted.id == "ana_000002"
         table.append_items([analysis(1000, status="completed", score=100)])

@@ -329,8 +329,8 @@ class AnalysesPane(Vertical):
         self._rounds.run_now()
 
     def _show_state(self, label: str) -> None:
-        if self.is_mounted:
-            self.status_line.refresh_state = label
+        for status_line in self.query(StatusLine):
+            status_line.refresh_state = label
 
     def _start_round(self) -> bool:
         source = self._source

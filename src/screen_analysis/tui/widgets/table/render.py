@@ -96,10 +96,15 @@ def header_strip(columns: Sequence[Column], width: int, style: Style, order: Sor
     segments: list[Segment] = []
     for column in columns:
         title = column.title
-        if column.key == order.column:
-            fits = column.width >= len(title) + 2
-            title = f"{title} {order.arrow}" if fits else title[: column.width - 1] + order.arrow
         meta = Style.from_meta({"column": column.key})
+        if column.key == order.column and column.width < len(title) + 2:
+            # No room for " ▼" in the cell: the arrow takes the padding after it, so the
+            # title keeps every letter.
+            text = " " * CELL_PADDING + fit_cell(title, column.width, right=column.right)
+            segments.append(Segment(text + order.arrow, style + meta))
+            continue
+        if column.key == order.column:
+            title = f"{title} {order.arrow}"
         segments.append(
             Segment(pad(fit_cell(title, column.width, right=column.right)), style + meta)
         )

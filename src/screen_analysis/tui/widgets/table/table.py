@@ -49,7 +49,7 @@ class AnalysesTable(RowCursorView):
         Binding("pageup", "move('page-up')", "Page up", show=False, id="page-up"),
         Binding("pagedown", "move('page-down')", "Page down", show=False, id="page-down"),
         Binding("home", "move('first')", "First row", show=False, id="first-row",
-                tooltip="The first row, and the analyses that arrived above"),
+                tooltip="First row (and the analyses that arrived)"),
         Binding("end", "move('last')", "Last loaded row", show=False, id="last-row"),
         Binding("s", "cycle_sort", "Sort", id="sort",
                 tooltip="Sort the loaded rows (score, age, label, status)"),
