@@ -25,6 +25,7 @@ from . import (
     cli_throughput,
     cold_start,
     image_preview,
+    key_bursts,
     memory,
     overview,
     polling,
@@ -82,6 +83,7 @@ def run(mode: Mode) -> dict[str, Any]:
         )
     report["append"] = asyncio.run(table_append.run_async(mode.append_sizes, mode.append_repeats))
     report["scroll"] = scroll_stall.run(mode.scroll_sizes)
+    report["bursts"] = key_bursts.run()
     with ServerProcess(DemoConfig(analyses=mode.analyses, seed=7)) as server:
         bodies = memory.fetch_pages(server.base_url, server.api_key, mode.analyses)
         report["overview"] = overview.run(server.base_url, server.api_key, mode.cli_repeats + 1)
@@ -149,6 +151,16 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]
                 f"{ours['pages_needed']} pages needed",
                 f"{ours['page_requests'] / ours['pages_needed']:.2f}",
                 "equal: " + ("met" if ours["page_requests"] == ours["pages_needed"] else "NOT met"),
+            )
+        )
+    for burst in report["bursts"]["runs"]:
+        rows.append(
+            (
+                f"Page requests for a burst of {burst['presses']} PageDowns",
+                f"{burst['page_requests']} (cursor at row {burst['cursor_row']:,})",
+                f"{burst['pages_needed']} pages needed",
+                f"{burst['ratio']:.2f}",
+                "at most needed + 1: " + ("met" if burst["at_most_one_more"] else "NOT met"),
             )
         )
     mem = report["memory"]
