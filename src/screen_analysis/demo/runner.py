@@ -69,6 +69,12 @@ class DemoServer:
         return log
 
     @property
+    def requests_in_flight(self) -> int:
+        """Requests received and not answered yet (0: every request has its answer)."""
+        count: int = self._app_state().in_flight.count
+        return count
+
+    @property
     def live(self) -> LiveLoop | None:
         """The live simulation, when `config.live` is on."""
         return self._live
