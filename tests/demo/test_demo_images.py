@@ -116,6 +116,15 @@ def test_each_kind_is_drawn_differently_and_deterministically() -> None:
     assert draw_screen(ScreenStory("ana_same", "Shopping list", {})) == drawn["list"]
 
 
+def test_a_projects_screens_share_its_brand_colour() -> None:
+    steady = {"brand_consistency": 100}
+    one = picture(ScreenStory("ana_1", "Login", steady, project_id="proj_a"))
+    two = picture(ScreenStory("ana_2", "Shopping list", steady, project_id="proj_a"))
+    other = picture(ScreenStory("ana_1", "Login", steady, project_id="proj_b"))
+    corner = (DESKTOP[0] - 2, 2)  # the nav bar, in the brand colour
+    assert one.getpixel(corner) == two.getpixel(corner) != other.getpixel(corner)
+
+
 def test_a_right_to_left_screen_is_the_mirror_image() -> None:
     plain = picture(ScreenStory("ana_rtl", "Cart summary v2", {}))
     mirrored = picture(ScreenStory("ana_rtl", "Cart summary v2 (RTL)", {}))

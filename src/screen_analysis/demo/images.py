@@ -34,6 +34,7 @@ def story_etag(story: ScreenStory) -> str:
         story.label,
         story.status,
         story.error or "",
+        story.project_id,
         *(f"{k}={v}" for k, v in sorted(story.breakdown.items())),
     ]
     return '"' + hashlib.sha256("\0".join(parts).encode()).hexdigest()[:24] + '"'

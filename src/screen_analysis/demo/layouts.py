@@ -30,12 +30,12 @@ def list_screen(p: Painter) -> None:
     p.box((2 * u, y, w - 2 * u, y + int(1.8 * u)), outline=p.line)  # search
     p.text_lines(3 * u, y + int(0.6 * u), w // 4, 1, p.body, p.muted)
     y += 3 * u
-    row = int(3.2 * u)
+    row = int(2.5 * u)
     while y + row < p.height - u:
         x = 2 * u + p.jitter()
-        p.draw.ellipse((x, y, x + 2 * u, y + 2 * u), fill=p.tint())
-        p.text_lines(x + 3 * u, y + 2, int(w * 0.4), 1, p.body)
-        p.text_lines(x + 3 * u, y + u + 2, int(w * 0.25), 1, p.body, p.muted)
+        p.draw.ellipse((x, y, x + int(1.6 * u), y + int(1.6 * u)), fill=p.tint())
+        p.text_lines(x + int(2.4 * u), y + 1, int(w * 0.4), 1, p.body)
+        p.text_lines(x + int(2.4 * u), y + int(0.9 * u), int(w * 0.25), 1, p.body, p.muted)
         value = w - 2 * u - (4 if p.mobile else 7) * u
         p.box((value + p.jitter(), y + u // 2, w - 2 * u, y + u // 2 + p.body), fill=p.text)
         p.box((2 * u, y + row - u // 2, w - 2 * u, y + row - u // 2), fill=p.line)

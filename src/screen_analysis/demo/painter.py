@@ -32,14 +32,16 @@ RGB = tuple[int, int, int]
 
 @dataclass(frozen=True)
 class ScreenStory:
-    """What the picture is drawn from: the label, the score per criterion, and for a failed
-    analysis its error message (the picture shows what went wrong)."""
+    """What the picture is drawn from: the label, the score per criterion, the project (its
+    brand colour), and for a failed analysis its error message (the picture shows what
+    went wrong)."""
 
     analysis_id: str
     label: str
     breakdown: Mapping[str, int | None]
     status: str = "completed"
     error: str | None = None
+    project_id: str = ""  # a product's screens share its brand colour
 
     def score(self, criterion: str) -> int:
         """The criterion's score, clamped to 0–100 (a neutral value when there is none)."""
@@ -96,7 +98,8 @@ class Painter:
         self.width, self.height = size or story.size
         self.unit = max(4, self.width // 40)
         self.mobile = self.width < 300
-        self.brand_hue = self.rng.random()
+        brand = hashlib.sha256((story.project_id or story.analysis_id).encode()).digest()
+        self.brand_hue = int.from_bytes(brand[:4], "big") / 2**32
         self.background: RGB = (24, 26, 32) if story.dark else (246, 246, 242)
         strong: RGB = (235, 235, 235) if story.dark else (28, 30, 36)
         # Contrast 100 keeps the text colour; contrast 0 fades it into the background.
