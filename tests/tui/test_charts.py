@@ -124,9 +124,10 @@ async def overview_at(tmp_path: Path, server: DemoServer, size: tuple[int, int])
         await wait_until(pilot, lambda: screen.overview is not None and not screen.reading)
         histogram = screen.query_one("#histogram", ColumnChart)
         timeline = screen.query_one("#timeline", ColumnChart)
-        await wait_until(pilot, lambda: histogram.plot_height > MIN_HISTOGRAM_ROWS or size[1] < 40)
-        await pilot.pause()
         body = screen.query_one("#overview-body")
+        if size[1] >= 40:  # the charts are sized once the read overview is laid out
+            await wait_until(pilot, lambda: body.max_scroll_y == 0)
+        await pilot.pause()
         return histogram.plot_height, timeline.plot_height, body.max_scroll_y
 
 

@@ -199,7 +199,7 @@ def criteria_chart(overview: Overview) -> HBarChart:
 
 def _y_ticks(top: float, plot_top: int, plot_h: int, steps: int = 4) -> tuple[Tick, ...]:
     return tuple(
-        Tick(plot_top + plot_h - plot_h * i / steps, f"{top * i / steps:,.0f}")
+        Tick(plot_top + plot_h - plot_h * i / steps, format_count(round(top * i / steps)))
         for i in range(steps + 1)
     )
 

@@ -155,6 +155,8 @@ class OverviewScreen(Screen[None]):
     def on_mount(self) -> None:
         """Show the kept overview, or start reading."""
         self.sub_title = "Overview"
+        body = self.query_one("#overview-body", VerticalScroll)
+        self.watch(body, "virtual_size", self._content_grew_or_shrank, init=False)
         if self.overview is not None:
             self._show(self.overview)
         else:
@@ -237,23 +239,36 @@ class OverviewScreen(Screen[None]):
         """Size the charts to the new window once it is laid out."""
         self.call_after_refresh(self._fit_charts)
 
+    def _content_grew_or_shrank(self, _size: object) -> None:
+        """The body's scrollable size changed with what it holds: fit the charts again."""
+        self._fit_charts()
+
     def _fit_charts(self) -> None:
-        """Give the two column charts the rows the other panels leave (a third to the
-        histogram, the rest to the score over time), never fewer than their minimum: at
-        80×24 the body scrolls, at 200×50 the charts fill it."""
+        """Give the column charts the rows the other panels leave (a third to the histogram,
+        the rest to the score over time), never fewer than their minimum: at 80×24 the body
+        scrolls, at 200×50 the charts fill it. A chart that says it has nothing takes none.
+
+        Measured on the last layout (the body's children and the charts as laid out), so
+        the numbers agree with each other; a layout that changes the body's scrollable size
+        fits them again."""
         body = self.query_one("#overview-body", VerticalScroll)
         histogram = self.query_one("#histogram", ColumnChart)
         timeline = self.query_one("#timeline", ColumnChart)
-        # Each chart's panel grows row for row with its plot, so the rest is fixed.
+        charts = [chart for chart in (histogram, timeline) if chart.drawing]
+        room = body.scrollable_content_region.height
+        if not charts or not room:
+            return
         content = max(
             (child.virtual_region_with_margin.bottom for child in body.displayed_children),
             default=0,
         )
-        rest = content - histogram.plot_height - timeline.plot_height
-        free = body.scrollable_content_region.height - rest
-        rows = max(MIN_HISTOGRAM_ROWS, free // 3)
-        histogram.plot_height = rows
-        timeline.plot_height = max(MIN_TIMELINE_ROWS, free - rows)
+        # Each drawing chart's panel grows row for row with its plot, so the rest is fixed.
+        free = room - (content - sum(chart.laid_out_rows for chart in charts))
+        if len(charts) == 2:
+            histogram.plot_height = max(MIN_HISTOGRAM_ROWS, free // 3)
+            free -= histogram.plot_height
+        least = MIN_TIMELINE_ROWS if charts[-1] is timeline else MIN_HISTOGRAM_ROWS
+        charts[-1].plot_height = max(least, free)
 
     def action_back(self) -> None:
         """Stop reading (keeping what was read), or go back when nothing is being read."""

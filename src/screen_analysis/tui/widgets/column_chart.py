@@ -21,7 +21,7 @@ from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from screen_analysis.numbers import nice_step
+from screen_analysis.numbers import format_count, nice_step
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
 HATCH = "░"
@@ -54,7 +54,7 @@ class ColumnData:
 def _fmt(value: float) -> str:
     if value >= 10_000:
         return f"{value / 1000:.0f}k"
-    return f"{value:,.0f}"
+    return format_count(round(value))
 
 
 def y_labels(bottom: float, top: float, height: int, *, whole: bool = False) -> dict[int, str]:
@@ -104,6 +104,19 @@ class ColumnChart(Widget):
         """An empty chart at least `plot_height` rows tall."""
         super().__init__(id=id)
         self.set_reactive(ColumnChart.plot_height, plot_height)
+
+    @property
+    def drawing(self) -> bool:
+        """Whether the chart draws columns (rather than nothing, or a sentence)."""
+        return self.data is not None and not self.data.empty
+
+    @property
+    def laid_out_rows(self) -> int:
+        """The plot's rows as last laid out (its height less the axes)."""
+        data = self.data
+        if data is None or data.empty:
+            return 0
+        return max(0, self.size.height - self._extra_rows(data))
 
     def _extra_rows(self, data: ColumnData) -> int:
         """Rows besides the plot: the axis line, the x labels, the count strip."""
