@@ -17,8 +17,7 @@ from starlette.routing import Route
 from screen_analysis.demo.config import DemoConfig
 from screen_analysis.demo.cursors import InvalidCursorError, decode_cursor, encode_cursor
 from screen_analysis.demo.faults import Faults, RequestRecord, error_body
-from screen_analysis.demo.gate import InFlight
-from screen_analysis.demo.gate import ApiGate
+from screen_analysis.demo.gate import ApiGate, InFlight
 from screen_analysis.demo.image_route import IMAGE_PATH, DrawnImages, image_endpoint, image_url
 from screen_analysis.demo.openapi import openapi_document
 from screen_analysis.demo.store import DemoStore
