@@ -184,7 +184,8 @@ async def test_without_colour_the_cursor_and_focus_show_by_text_style(
         screen.sidebar.focus()
         await pilot.pause()
         assert table.get_component_rich_style("analyses-table--cursor").underline
-        assert screen.sidebar.styles.border_right[0] == "thick"
+        assert screen.sidebar.styles.border_right[0] == "heavy"  # the focused pane, by shape
+        assert screen.pane.styles.border_right[0] == "round"
 
 
 async def test_in_truecolor_the_cursor_is_colour_only(
