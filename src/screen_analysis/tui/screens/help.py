@@ -7,8 +7,7 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import VerticalScroll
-from textual.content import Content
+from textual.containers import Container, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -23,22 +22,18 @@ NAVIGATION: tuple[tuple[str, str], ...] = (
 HelpSection = tuple[str, Sequence[KeyHelp]]
 
 
-def help_text(sections: Sequence[HelpSection]) -> Content:
-    """The key table as content (no markup: keys contain bracket-like symbols)."""
-    parts: list[Content] = []
-    for title, rows in sections:
-        parts.append(Content.styled(title, "bold underline"))
-        for row in rows:
-            what = row.tooltip or row.description
-            parts.append(Content.assemble((f"  {row.keys:<16}", "bold"), what))
-        parts.append(Content(""))
-    parts.append(Content.styled("Move around", "bold underline"))
-    parts.extend(Content.assemble((f"  {keys:<16}", "bold"), what) for keys, what in NAVIGATION)
-    return Content("\n").join(parts)
+def help_rows(sections: Sequence[HelpSection]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Each section's title and its (keys, what they do) rows, moving around last."""
+    rows = [
+        (title, [(row.keys, row.tooltip or row.description) for row in entries])
+        for title, entries in sections
+    ]
+    return [*rows, ("Move around", list(NAVIGATION))]
 
 
 class HelpScreen(ModalScreen[None]):
-    """Keys and what they do; any of Esc, q, ? or F1 closes it."""
+    """Keys and what they do; its own (`help-close`: Esc, q, ? or F1) close it and are
+    listed last, as remapped."""
 
     BINDINGS: ClassVar[list[BindingType]] = HELP_KEYS
 
@@ -55,7 +50,17 @@ class HelpScreen(ModalScreen[None]):
             padding: 0 1;
         }
         & #help-title { text-style: bold; color: $primary; margin-bottom: 1; }
-        & #help-footer { color: $foreground-muted; }
+        & .help-section { text-style: bold underline; }
+        /* keys in one column, what they do in the other: a long line wraps in its own */
+        & .help-keys {
+            layout: grid;
+            grid-size: 2;
+            grid-columns: 18 1fr;
+            grid-rows: auto;
+            height: auto;
+            margin-bottom: 1;
+        }
+        & .help-key { text-style: bold; padding-left: 2; }
     }
     """
 
@@ -64,12 +69,21 @@ class HelpScreen(ModalScreen[None]):
         super().__init__()
         self.sections = sections
 
+    def shown(self) -> list[tuple[str, str]]:
+        """The rows as shown: (keys, what they do), for tests and copying."""
+        cells = [str(cell.render()) for cell in self.query(".help-keys > Static").results(Static)]
+        return list(zip(cells[::2], cells[1::2], strict=True))
+
     def compose(self) -> ComposeResult:
-        """Title, keys, how to close."""
+        """Title, then each section's keys."""
         with VerticalScroll():
             yield Static("screen-analysis — keys", id="help-title", markup=False)
-            yield Static(help_text(self.sections), markup=False)
-            yield Static("Esc, q, ? or F1 closes this help.", id="help-footer", markup=False)
+            for title, rows in help_rows(self.sections):
+                yield Static(title, classes="help-section", markup=False)
+                with Container(classes="help-keys"):
+                    for keys, what in rows:
+                        yield Static(keys, classes="help-key", markup=False)
+                        yield Static(what, classes="help-what", markup=False)
 
     async def action_dismiss(self, result: None = None) -> None:
         """Close the help."""

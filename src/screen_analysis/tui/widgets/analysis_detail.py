@@ -51,8 +51,8 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
     """Everything known about the highlighted analysis; nothing invented for missing values."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j", "scroll_down", "Scroll down", show=False),
-        Binding("k", "scroll_up", "Scroll up", show=False),
+        Binding("j", "scroll_down", "Scroll down", show=False, id="detail-down"),
+        Binding("k", "scroll_up", "Scroll up", show=False, id="detail-up"),
     ]
 
     DEFAULT_CSS = """
