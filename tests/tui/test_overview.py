@@ -142,7 +142,7 @@ async def test_charts_read_without_colour_and_server_text_is_literal(tmp_path: P
 
     from screen_analysis.config import Connection
     from screen_analysis.secret import SecretStr
-    from screen_analysis.tui.screens.overview import OverviewCommands
+    from screen_analysis.tui.commands import AppCommands
     from screen_analysis.tui.widgets.bar_rows import BarRows
     from screen_analysis.tui.widgets.column_chart import ColumnChart
 
@@ -160,5 +160,5 @@ async def test_charts_read_without_colour_and_server_text_is_literal(tmp_path: P
             feedback = str(screen.query_one("#feedback").render())
             failures = str(screen.query_one("#failures").render())
             assert PAYLOADS[0] in feedback and PAYLOADS[1] in failures  # shown, not parsed
-            hits = [hit.text async for hit in OverviewCommands(screen).discover()]
-            assert "Export report…" in hits
+            hits = {hit.text: hit.help async for hit in AppCommands(screen).discover()}
+            assert hits["Export"] == "Write this overview as a report (e)"

@@ -11,12 +11,13 @@ from typing import ClassVar
 
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from screen_analysis.tui.dialogs.dialog_keys import CHOICE_KEYS
 from screen_analysis.tui.dialogs.frame import DialogFrame
 
 
@@ -32,9 +33,7 @@ class Choice:
 class ChoiceDialog(ModalScreen[str | None]):
     """Dismissed with the chosen answer's value, or None (Esc)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="choice-cancel")
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = CHOICE_KEYS
 
     DEFAULT_CSS = """
     ChoiceDialog {

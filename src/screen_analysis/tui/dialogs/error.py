@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar, NamedTuple
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -13,6 +13,7 @@ from textual.widgets import Static
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import APIConnectionError, APITimeoutError, AuthenticationError
 from screen_analysis.safe_text import clean
+from screen_analysis.tui.dialogs.dialog_keys import ERROR_KEYS
 from screen_analysis.tui.dialogs.frame import DialogFrame
 from screen_analysis.tui.widgets.key_bar import KeyBar
 
@@ -56,11 +57,7 @@ def explain(error: BaseException, base_url: str) -> Problem:
 class ErrorScreen(ModalScreen[str]):
     """Dismissed with "retry", "connect" or "close"; q still quits the app."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "choose('retry')", "Retry", id="error-retry"),
-        Binding("c", "choose('connect')", "Connect…", id="error-connect"),
-        Binding("escape", "choose('close')", "Close", id="error-close"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = ERROR_KEYS
 
     DEFAULT_CSS = """
     ErrorScreen {

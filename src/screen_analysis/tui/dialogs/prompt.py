@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from screen_analysis.tui.dialogs.dialog_keys import PROMPT_KEYS
 from screen_analysis.tui.dialogs.frame import DialogFrame
 
 
@@ -47,9 +48,7 @@ EXPORT = Prompt(
 class PromptDialog(ModalScreen[str | None]):
     """Dismissed with the text typed (stripped), or None when cancelled or left empty."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="prompt-cancel")
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = PROMPT_KEYS
 
     DEFAULT_CSS = """
     PromptDialog {

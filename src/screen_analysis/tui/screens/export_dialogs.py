@@ -6,13 +6,14 @@ from pathlib import Path
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from screen_analysis.safe_text import clean
+from screen_analysis.tui.screens.screen_keys import EXPORT_PATH_KEYS, REPLACE_FILE_KEYS
 
 _CSS = """
 {name} {{
@@ -34,7 +35,7 @@ _CSS = """
 class ExportPathDialog(ModalScreen[Path | None]):
     """Asks where to write the report; dismissed with the path, or None when cancelled."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = EXPORT_PATH_KEYS
     DEFAULT_CSS = _CSS.format(name="ExportPathDialog")
 
     def __init__(self, suggested: Path) -> None:
@@ -67,10 +68,7 @@ class ExportPathDialog(ModalScreen[Path | None]):
 class ReplaceFileDialog(ModalScreen[bool]):
     """Asks before a file is replaced; dismissed with True only for an explicit yes."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Replace"),
-        Binding("n,escape", "answer(False)", "Keep"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = REPLACE_FILE_KEYS
     DEFAULT_CSS = _CSS.format(name="ReplaceFileDialog")
 
     def __init__(self, path: Path) -> None:

@@ -14,14 +14,12 @@ import asyncio
 import time
 from collections.abc import Callable, MutableMapping
 from datetime import datetime
-from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
@@ -49,35 +47,9 @@ KeptOverviews = MutableMapping[str | None, Overview]
 """Overviews already read, by project id (None: all projects), kept until refreshed."""
 
 
-class OverviewCommands(Provider):
-    """Palette entries of the overview: export and refresh."""
-
-    def _choices(self) -> list[tuple[str, Callable[[], object], str]]:
-        screen = self.screen
-        if not isinstance(screen, OverviewScreen):
-            return []
-        return [
-            ("Export report…", partial(screen.run_action, "export"), "Write this overview (e)"),
-            ("Refresh overview", partial(screen.run_action, "reload"), "Read every page again (r)"),
-        ]
-
-    async def discover(self) -> Hits:
-        """Both entries before anything is typed."""
-        for title, callback, help_text in self._choices():
-            yield DiscoveryHit(Content(title), callback, text=title, help=help_text)
-
-    async def search(self, query: str) -> Hits:
-        """Entries matching `query`."""
-        matcher = self.matcher(query)
-        for title, callback, help_text in self._choices():
-            if (score := matcher.match(title)) > 0:
-                yield Hit(score, matcher.highlight(title), callback, text=title, help=help_text)
-
-
 class OverviewScreen(Screen[None]):
     """The overview of one project (or all), read page by page in a named worker."""
 
-    COMMANDS: ClassVar = {OverviewCommands}
     BINDINGS: ClassVar[list[BindingType]] = OVERVIEW_KEYS
 
     DEFAULT_CSS = """
