@@ -27,7 +27,6 @@ level's). Flags beat env beat profile beat top level.
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -96,13 +95,20 @@ def read_config_file(path: Path) -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     except OSError as exc:
-        raise ConfigError(f"cannot read config file {path}: {exc}") from exc
+        raise ConfigError(f"cannot read config file {path}: {exc.strerror or exc}") from exc
     import tomllib  # only when there is a file to read
 
     with handle:
         try:
             return tomllib.load(handle)
-        except (OSError, tomllib.TOMLDecodeError) as exc:
+        except UnicodeDecodeError as exc:
+            where = f"byte 0x{exc.object[exc.start]:02x} at offset {exc.start}"
+            raise ConfigError(
+                f"cannot read config file {path}: it is not UTF-8 text ({where})"
+            ) from None
+        except OSError as exc:
+            raise ConfigError(f"cannot read config file {path}: {exc.strerror or exc}") from exc
+        except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"cannot read config file {path}: {exc}") from exc
 
 
@@ -237,8 +243,9 @@ def save_config_values(path: Path, **values: Any) -> None:
     Comments, blank lines, order, unknown keys and tables stay as they were (tomlkit edits
     the document in place). The file is re-read under its lock and replaced atomically
     (`user_files.update_text`), so two processes saving different keys at once both keep
-    their change. None values are skipped. Raises ConfigError when the file is not TOML,
-    `UserFileError` (an OSError) when it stays locked, and the OSError of a failed write.
+    their change; a symlinked file stays a link and its target changes. None values are
+    skipped. Raises ConfigError when the file is not TOML, and `UserFileError` (an OSError
+    naming the file) when it stays locked or cannot be read or written.
     """
     # Only a save needs these; start-up reads the file with tomllib.
     import tomlkit
@@ -258,7 +265,7 @@ def save_config_values(path: Path, **values: Any) -> None:
                 document[key] = value
         return tomlkit.dumps(document)
 
-    update_text(path, change, mode=_mode_of(path))
+    update_text(path, change)
 
 
 def save_profile_values(path: Path, profile: str, **values: Any) -> None:
@@ -293,15 +300,7 @@ def save_profile_values(path: Path, profile: str, **values: Any) -> None:
                 table[key] = value
         return tomlkit.dumps(document)
 
-    update_text(path, change, mode=_mode_of(path))
-
-
-def _mode_of(path: Path) -> int | None:
-    """The permissions the user gave the file, kept across the replace (None: a new file)."""
-    try:
-        return stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        return None
+    update_text(path, change)
 
 
 def _plain(value: Any) -> Any:

@@ -40,7 +40,7 @@ from screen_analysis.api.responses import (
 from screen_analysis.api.retry import RetryPolicy, is_retryable_status, parse_retry_after
 from screen_analysis.api.timeouts import Timeouts
 from screen_analysis.safe_text import shorten
-from screen_analysis.secret import SecretStr
+from screen_analysis.secret import SecretStr, redact
 
 logger = logging.getLogger("screen_analysis.api")
 T = TypeVar("T")
@@ -329,10 +329,10 @@ class ScreenAnalysisClient:
 
     def _redacted(self, error: ScreenAnalysisError) -> ScreenAnalysisError:
         """`error` with the key cut out of its message, should a server echo it back."""
-        key = self._api_key.get_secret_value()
-        if key in error.message:
-            error.message = error.message.replace(key, "[redacted]")
-            error.args = (error.message,)
+        message = redact(error.message, [self._api_key])
+        if message != error.message:
+            error.message = message
+            error.args = (message,)
         return error
 
     async def _send(self, url: httpx.URL, request: str) -> tuple[httpx.Response, bytes]:

@@ -14,6 +14,7 @@ class ExitCode(IntEnum):
     AUTH = 3  # missing or rejected key
     NOT_FOUND = 4
     API = 5  # API, network or invalid-response failure after retries
+    FILE = 6  # a file on this machine could not be written (permissions, read-only, full)
     INTERRUPTED = 130
 
 

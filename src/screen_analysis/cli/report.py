@@ -105,12 +105,8 @@ def report(
                 )
         finally:
             progress.clear()
-        try:
-            write_atomic(output, render(data, chosen), mode=0o644)
-        except OSError as exc:
-            raise CliError(
-                f"could not write {output}: {exc.strerror or exc}", ExitCode.USAGE
-            ) from exc
+        # A file that cannot be written is one line naming it (exit code 6).
+        write_atomic(output, render(data, chosen))
         return data.overview.seen
 
     seen = ctx.run(lambda: asyncio.run(run()))

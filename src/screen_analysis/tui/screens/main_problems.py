@@ -42,7 +42,8 @@ class ProblemDesk:
                     screen.KeyRejected(screen, said + ". Paste a valid key to go on.")
                 )
             else:
-                from screen_analysis.tui.dialogs.error import ErrorScreen, explain
+                from screen_analysis.problems import explain
+                from screen_analysis.tui.dialogs.error import ErrorScreen
 
                 problem = explain(error, screen.base_url)
                 screen.app.push_screen(ErrorScreen(problem), self._closed)
