@@ -26,7 +26,6 @@ from screen_analysis.api.errors import (
     RedirectError,
     ScreenAnalysisError,
 )
-from screen_analysis.api.messages import clean_message
 from screen_analysis.api.models import AnalysisPage, Project, RawPage
 from screen_analysis.api.pagination import (
     MODEL_ROWS,
@@ -46,7 +45,7 @@ from screen_analysis.api.responses import (
 )
 from screen_analysis.api.retry import RetryPolicy, is_retryable_status, parse_retry_after
 from screen_analysis.api.timeouts import Timeouts
-from screen_analysis.safe_text import shorten
+from screen_analysis.safe_text import one_line, shorten
 from screen_analysis.secret import SecretStr, redact
 
 logger = logging.getLogger("screen_analysis.api")
@@ -93,7 +92,7 @@ class ScreenAnalysisClient:
         self.max_response_bytes = max_response_bytes
         self._hold_until = 0.0  # monotonic: a 429's Retry-After holds every request until then
         agent = f"screen-analysis/{__version__}"
-        suffix = _HEADER_UNSAFE.sub("", clean_message(user_agent or "")).strip()
+        suffix = _HEADER_UNSAFE.sub("", one_line(user_agent or "")).strip()
         self.user_agent = f"{agent} {suffix}" if suffix else agent
         try:
             network: dict[str, Any] = {"proxy": proxy} if proxy else {}

@@ -20,8 +20,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Generic, NamedTuple, Protocol, Self, TypeVar
 
 from screen_analysis.api.errors import PaginationLoopError
-from screen_analysis.api.messages import clean_message
 from screen_analysis.api.models import AnalysisItem, AnalysisPage, RawPage
+from screen_analysis.safe_text import one_line
 
 
 class CursorPage(Protocol):
@@ -51,7 +51,7 @@ MAX_STALLED_PAGES = 5
 
 
 def _short(cursor: str) -> str:
-    return repr(clean_message(cursor, limit=40))
+    return repr(one_line(cursor, limit=40))
 
 
 class PageIterator(Generic[PageT]):
