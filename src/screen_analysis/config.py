@@ -247,6 +247,17 @@ def save_config_values(path: Path, **values: Any) -> None:
     skipped. Raises ConfigError when the file is not TOML, and `UserFileError` (an OSError
     naming the file) when it stays locked or cannot be read or written.
     """
+    _save_values(path, None, values)
+
+
+def save_profile_values(path: Path, profile: str, **values: Any) -> None:
+    """Set keys in the `[profiles.NAME]` table (made when missing), keeping everything else
+    the user wrote, as `save_config_values` does."""
+    _save_values(path, profile, values)
+
+
+def _save_values(path: Path, profile: str | None, values: Mapping[str, Any]) -> None:
+    """The one config edit: `values` into the top level, or into `[profiles.NAME]`."""
     # Only a save needs these; start-up reads the file with tomllib.
     import tomlkit
     from tomlkit.exceptions import TOMLKitError
@@ -260,47 +271,26 @@ def save_config_values(path: Path, **values: Any) -> None:
             document = tomlkit.parse(text or "")
         except TOMLKitError as exc:
             raise ConfigError(f"cannot read config file {path}: {exc}") from exc
-        for key, value in wanted.items():
-            if document.get(key) != value:
-                document[key] = value
-        return tomlkit.dumps(document)
-
-    update_text(path, change)
-
-
-def save_profile_values(path: Path, profile: str, **values: Any) -> None:
-    """Set keys in the `[profiles.NAME]` table (made when missing), keeping everything else
-    the user wrote, as `save_config_values` does."""
-    import tomlkit
-    from tomlkit.exceptions import TOMLKitError
-
-    from screen_analysis.user_files import update_text
-
-    wanted = {key: _plain(value) for key, value in values.items() if value is not None}
-
-    def change(text: str | None) -> str | None:
-        try:
-            document = tomlkit.parse(text or "")
-        except TOMLKitError as exc:
-            raise ConfigError(f"cannot read config file {path}: {exc}") from exc
-        profiles = document.get("profiles")
-        if profiles is None:
-            profiles = tomlkit.table(is_super_table=True)
-            document["profiles"] = profiles
-        if not isinstance(profiles, dict):
-            raise ConfigError(f"config file {path}: 'profiles' is not a table")
-        table = profiles.get(profile)
-        if table is None:
-            table = tomlkit.table()
-            profiles[profile] = table
-        if not isinstance(table, dict):
-            raise ConfigError(f"config file {path}: 'profiles.{profile}' is not a table")
+        table: Any = document
+        if profile is not None:
+            profiles = _table_in(document, "profiles", tomlkit.table(is_super_table=True), path)
+            table = _table_in(profiles, profile, tomlkit.table(), path, f"profiles.{profile}")
         for key, value in wanted.items():
             if table.get(key) != value:
                 table[key] = value
         return tomlkit.dumps(document)
 
     update_text(path, change)
+
+
+def _table_in(parent: Any, key: str, new: Any, path: Path, name: str | None = None) -> Any:
+    """`parent[key]`, made as `new` when missing; ConfigError when it is not a table."""
+    table = parent.get(key)
+    if table is None:
+        parent[key] = table = new
+    if not isinstance(table, dict):
+        raise ConfigError(f"config file {path}: '{name or key}' is not a table")
+    return table
 
 
 def _plain(value: Any) -> Any:

@@ -243,7 +243,23 @@ RAW_ROWS: PageRows[RawPage] = PageRows(
 )
 
 
-class Walk(Generic[PageT]):
+class _Closed:
+    """An async iterator that is its own async context manager, closed on the way out."""
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.aclose()
+
+    def __aiter__(self) -> Self:
+        return self
+
+    async def aclose(self) -> None:
+        """Stop; a request still under way is cancelled."""
+
+
+class Walk(_Closed, Generic[PageT]):
     """The one way through a listing: every page from the cursor walker (`PageIterator`:
     loops refused, the next page asked for early with `prefetch`), each row at most once
     (`SeenIds`; a page repeats no row of the pages before it), several pages in a row with
@@ -281,15 +297,6 @@ class Walk(Generic[PageT]):
         self.total: int | None = None
         self.next_cursor: str | None = None
 
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *_exc: object) -> None:
-        await self.aclose()
-
-    def __aiter__(self) -> Self:
-        return self
-
     async def __anext__(self) -> PageT:
         if self._max_items is not None and self.rows_yielded >= self._max_items:
             raise StopAsyncIteration
@@ -324,7 +331,7 @@ class Walk(Generic[PageT]):
         return self._pages.pages_fetched
 
 
-class AnalysisIterator:
+class AnalysisIterator(_Closed):
     """The analyses of a `Walk` of model pages, one by one (`client.iter_analyses`): each id
     at most once, `max_items` at most, an async context manager like the walk."""
 
@@ -340,15 +347,6 @@ class AnalysisIterator:
         )
         self._buffer: deque[AnalysisItem] = deque()
         self.yielded = 0
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *_exc: object) -> None:
-        await self.aclose()
-
-    def __aiter__(self) -> Self:
-        return self
 
     async def __anext__(self) -> AnalysisItem:
         while not self._buffer:
