@@ -14,7 +14,7 @@ from tests.auth.backends import HangingKeyring, MemoryKeyring
 from tests.conftest import Invoke
 from tests.support.hostile_files import full_disk, read_only_folder
 
-from screen_analysis.auth import SERVICE
+from screen_analysis.auth import SERVICE, InsecureFileStore
 from screen_analysis.cli import auth_commands
 from screen_analysis.config import default_config_path
 from screen_analysis.demo.runner import DemoServer
@@ -166,3 +166,23 @@ def test_auth_status_waits_for_a_hanging_keyring_once(
     assert backend.calls == 1
     assert result.stdout.count("did not answer within 0.2 s") == 20
     assert result.stdout.count("earlier in this run") == 19
+
+
+def test_insecure_storage_into_a_read_only_data_folder_stores_nothing(
+    fresh_demo_server: DemoServer, invoke: Invoke
+) -> None:
+    store = InsecureFileStore()
+    store.path.parent.parent.mkdir(parents=True, exist_ok=True)
+    with read_only_folder(store.path.parent.parent):
+        result = invoke(
+            "login",
+            "--base-url",
+            fresh_demo_server.base_url,
+            "--api-key-stdin",
+            "--insecure-storage",
+            input=f"{fresh_demo_server.api_key}\n",
+        )
+    assert result.exit_code == 6
+    assert f"cannot write {store.path}:" in error_line(result)
+    assert fresh_demo_server.request_log == [] and not store.path.exists()
+    assert default_config_path().exists() is False  # the config is not touched either

@@ -19,7 +19,7 @@ from screen_analysis.auth.base_url import normalise_base_url
 from screen_analysis.auth.errors import InsecureFileError
 from screen_analysis.config import data_dir
 from screen_analysis.secret import SecretStr
-from screen_analysis.user_files import UserFileError, locked, write_atomic
+from screen_analysis.user_files import UserFileError, check_writable, locked, write_atomic
 
 FILE_NAME = "api-keys.json"
 _log = logging.getLogger(__name__)
@@ -65,6 +65,12 @@ class InsecureFileStore:
             f"The API key is stored in plain text in {self.path}, readable by you and root; "
             "prefer a keyring or SCREEN_ANALYSIS_API_KEY where you can."
         )
+
+    def check_writable(self) -> None:
+        """UserFileError (naming the file) unless a key could be stored now; the folder is
+        made 0700, nothing else changes."""
+        self._prepare_folder()
+        check_writable(self.path)
 
     def delete(self, base_url: str) -> bool:
         """Remove the key for `base_url`; False when there was none. An empty file goes."""

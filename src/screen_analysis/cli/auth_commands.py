@@ -215,11 +215,10 @@ def login(
                 raise _keyring_error(exc) from None
         saving = _config_change_needed(settings, url)
         # Files that will be written are tried first: nothing is stored unless all can be.
-        to_write = [settings.config_path] if saving else []
+        if saving:
+            check_writable(settings.config_path)
         if insecure_storage:
-            to_write.append(files.path)
-        for path in to_write:
-            check_writable(path)
+            files.check_writable()
         api_key = _read_key(api_key_stdin)
         secrets.append(api_key.get_secret_value())
         check_key(with_network(Connection(url, api_key, key_source="session"), settings))
