@@ -256,6 +256,24 @@ def save_profile_values(path: Path, profile: str, **values: Any) -> None:
     _save_values(path, profile, values)
 
 
+def save_base_url(path: Path, url: str, profile: str | None = None) -> None:
+    """`url` as the default base URL, or as `[profiles.NAME]`'s (`login`, the sign-in form)."""
+    _save_values(path, profile, {"base_url": url})
+
+
+def base_url_saved(path: Path, url: str, profile: str | None = None) -> bool:
+    """Whether the config file names `url` as the base URL already (the profile's, with
+    `profile`); False when it cannot be read (the save will say why)."""
+    try:
+        data: Any = read_config_file(path)
+    except ConfigError:
+        return False
+    if profile is not None:
+        profiles = data.get("profiles")
+        data = profiles.get(profile) if isinstance(profiles, dict) else None
+    return isinstance(data, dict) and data.get("base_url") == url
+
+
 def _save_values(path: Path, profile: str | None, values: Mapping[str, Any]) -> None:
     """The one config edit: `values` into the top level, or into `[profiles.NAME]`."""
     # Only a save needs these; start-up reads the file with tomllib.

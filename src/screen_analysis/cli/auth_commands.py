@@ -44,10 +44,9 @@ from screen_analysis.config import (
     ConfigError,
     Connection,
     Settings,
+    base_url_saved,
     load_settings,
-    read_config_file,
-    save_config_values,
-    save_profile_values,
+    save_base_url,
     settings_for_profile,
 )
 from screen_analysis.secret import SecretStr
@@ -213,7 +212,7 @@ def login(
                 keystore.check(url)  # before asking for a key there is nowhere to keep
             except KeyringUnavailableError as exc:
                 raise _keyring_error(exc) from None
-        saving = _config_change_needed(settings, url)
+        saving = not base_url_saved(settings.config_path, url, settings.profile)
         # Files that will be written are tried first: nothing is stored unless all can be.
         if saving:
             check_writable(settings.config_path)
@@ -226,7 +225,7 @@ def login(
         named = f" (profile {settings.profile})" if settings.profile is not None else ""
         if saving:
             try:
-                _save_base_url(settings, url)
+                save_base_url(settings.config_path, url, settings.profile)
             except (OSError, ConfigError) as exc:
                 raise CliError(
                     f"the key was stored in {where}, but the base URL was not saved: {exc}; "
@@ -236,26 +235,6 @@ def login(
         click.echo(f"Logged in to {url}{named} with key {mask_key(api_key)}, stored in {where}.")
 
     _run(ctx, action, secrets)
-
-
-def _config_change_needed(settings: Settings, url: str) -> bool:
-    """Whether the config file does not name `url` as the base URL yet (of the profile
-    when there is one); a file that cannot be read is for the save to report."""
-    try:
-        data = read_config_file(settings.config_path)
-    except ConfigError:
-        return True
-    if settings.profile is not None:
-        profiles = data.get("profiles")
-        data = profiles.get(settings.profile, {}) if isinstance(profiles, dict) else {}
-    return not isinstance(data, dict) or data.get("base_url") != url
-
-
-def _save_base_url(settings: Settings, url: str) -> None:
-    if settings.profile is not None:
-        save_profile_values(settings.config_path, settings.profile, base_url=url)
-    else:
-        save_config_values(settings.config_path, base_url=url)
 
 
 def _store(

@@ -14,13 +14,7 @@ from pathlib import Path
 from screen_analysis.auth.connection import with_network
 from screen_analysis.auth.errors import KeyringUnavailableError
 from screen_analysis.auth.key_check import ClientFactory, KeyCheckError, check_key
-from screen_analysis.config import (
-    ConfigError,
-    Connection,
-    Settings,
-    save_config_values,
-    save_profile_values,
-)
+from screen_analysis.config import ConfigError, Connection, Settings, save_base_url
 from screen_analysis.problems import explain
 from screen_analysis.safe_text import clean
 from screen_analysis.secret import SecretStr, redact
@@ -84,7 +78,9 @@ class SignIn:
         notes: list[str] = []
         if self._config_path is not None:
             try:
-                await asyncio.to_thread(self._save_base_url, self._config_path, connection)
+                await asyncio.to_thread(
+                    save_base_url, self._config_path, connection.base_url, connection.profile
+                )
             except (OSError, ConfigError) as exc:
                 notes.append("The base URL was not saved as the default: " + clean(str(exc)) + ".")
         if self._save_key is not None:
@@ -95,13 +91,6 @@ class SignIn:
             else:
                 connection = dataclasses.replace(connection, key_source="keyring")
         return connection, " ".join(notes)
-
-    def _save_base_url(self, path: Path, connection: Connection) -> None:
-        """The base URL as the default, or as the profile's when signing in to one."""
-        if connection.profile is not None:
-            save_profile_values(path, connection.profile, base_url=connection.base_url)
-        else:
-            save_config_values(path, base_url=connection.base_url)
 
 
 def failure_words(
