@@ -21,10 +21,12 @@ from typing import Any
 from screen_analysis.demo.config import DemoConfig
 
 from . import (
+    check_walk,
     cli_throughput,
     cold_start,
     decode_memory,
     image_preview,
+    key_bursts,
     memory,
     overview,
     polling,
@@ -82,10 +84,12 @@ def run(mode: Mode) -> dict[str, Any]:
         )
     report["append"] = asyncio.run(table_append.run_async(mode.append_sizes, mode.append_repeats))
     report["scroll"] = scroll_stall.run(mode.scroll_sizes)
+    report["bursts"] = key_bursts.run()
     with ServerProcess(DemoConfig(analyses=mode.analyses, seed=7)) as server:
         bodies = memory.fetch_pages(server.base_url, server.api_key, mode.analyses)
         report["overview"] = overview.run(server.base_url, server.api_key, mode.cli_repeats + 1)
     report["cli"] = cli_throughput.run_both(mode.cli_analyses, mode.cli_repeats)
+    report["check"] = check_walk.run(mode.cli_analyses, mode.cli_repeats + 1)
     report["memory"] = memory.run(bodies)
     report["images"] = image_preview.run()
     report["decode_memory"] = decode_memory.run()
@@ -151,6 +155,16 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]
                 "equal: " + ("met" if ours["page_requests"] == ours["pages_needed"] else "NOT met"),
             )
         )
+    for burst in report["bursts"]["runs"]:
+        rows.append(
+            (
+                f"Page requests for a burst of {burst['presses']} PageDowns",
+                f"{burst['page_requests']} (cursor at row {burst['cursor_row']:,})",
+                f"{burst['pages_needed']} pages needed",
+                f"{burst['ratio']:.2f}",
+                "at most needed + 1: " + ("met" if burst["at_most_one_more"] else "NOT met"),
+            )
+        )
     mem = report["memory"]
     rows.append(
         (
@@ -181,6 +195,7 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]
             _targets(slow),
         )
     )
+    rows.extend(check_rows(report["check"]))
     rows.extend(image_rows(report["images"]))
     rows.extend(decode_memory_rows(report["decode_memory"]))
     poll = report["polling"]
@@ -210,6 +225,42 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]
             f"{view['bare_peak_bytes'] / 1e6:.2f} MB (walk keeping nothing)",
             f"{view['memory_ratio']:.2f}",
             f"held after: {view['overview_held_bytes'] / 1e3:.0f} kB",
+        )
+    )
+    return rows
+
+
+def check_rows(check: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
+    """The quality gate's lines: `check` against `analyses list --all` over one scope."""
+    rows = []
+    for key, scope in (("all_projects", "all projects"), ("one_project", "one project")):
+        figures = check[key]
+        rows.append(
+            (
+                f"`check` vs `analyses list --all`, {scope}: requests",
+                f"{figures['check_requests']}",
+                f"{figures['list_requests']} (list --all)",
+                f"{figures['request_ratio']:.2f}",
+                "",
+            )
+        )
+        rows.append(
+            (
+                f"`check` vs `analyses list --all`, {scope}: time",
+                f"{figures['check_s']:.2f} s",
+                f"{figures['list_s']:.2f} s (list --all)",
+                f"{figures['time_ratio']:.2f}",
+                "",
+            )
+        )
+    wait = check["wait"]
+    rows.append(
+        (
+            "`check --wait`: requests per polling round",
+            f"{wait['per_round']:g}",
+            f"{wait['budget_pages']} (the budget: two pages a round)",
+            f"{wait['per_round'] / wait['budget_pages']:.2f}",
+            _targets(check),
         )
     )
     return rows

@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 
 from screen_analysis.api.parsing import parse_page
-from screen_analysis.tui.widgets.analyses_table import AnalysesTable
+from screen_analysis.tui.widgets.table import AnalysesTable
 
 from .fresh_process import in_fresh_process
 from .table_append import SCREEN, BenchApp

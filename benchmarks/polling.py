@@ -53,18 +53,17 @@ async def idle_rounds(server: ServerProcess, depth: int, rounds: int) -> dict[st
             while len(table.items) <= depth + 100 and not screen.feed.done:
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"loaded {len(table.items)} of {depth}")
-                screen.load_more()
+                table.move_cursor(len(table.items) - 1)  # the pane pages in what is needed
                 await pilot.pause(0.01)
             table.move_cursor(depth)
             await pilot.pause(0.3)
             while screen.busy:
                 await pilot.pause(0.02)
-            refresher = screen.refresher
-            refresher.schedule.base_s = INTERVAL_S
+            screen.schedule.base_s = INTERVAL_S
             before = len(server.request_log())
             completed = 0
             for _ in range(rounds):
-                refresher.refresh_now()
+                screen.pane.refresh_now()
                 while screen.refreshing or screen.busy:
                     await pilot.pause(0.01)
                 completed += 1

@@ -5,10 +5,11 @@ own) with 150 ms of latency per request and exactly 5,000 analyses. Once the fir
 show, a simulated user presses PageDown 30 times a second (presses are scheduled on a fixed
 clock; a late one is made up) until the cursor is on the last analysis. A sampler task notes
 every moment the cursor sits on the last loaded row while more rows exist: the sum of those
-moments is the stall.
+moments, or the cursor waits on a row still being loaded: the sum of those moments is the
+stall.
 
-The baseline is the same app with a prefetch threshold of 0 rows: the next page is asked for
-only when the end of the loaded rows comes into view. The request figures come from the
+The baseline is the same app with a look-ahead of 0 rows: the next page is asked for only
+when the reader reaches the end of the loaded rows. The request figures come from the
 server's request log: table pages asked for (limit=100) vs. the pages the 5,000 rows need
 (auto-refresh is off, so the log holds only what scrolling asks for).
 
@@ -39,7 +40,7 @@ from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app import ScreenAnalysisApp
 from screen_analysis.tui.feed import PAGE_SIZE
 from screen_analysis.tui.screens.main import MainScreen
-from screen_analysis.tui.widgets.analyses_table import AnalysesTable
+from screen_analysis.tui.widgets.table import AnalysesTable
 
 from .server_process import ServerProcess
 
@@ -54,15 +55,14 @@ SAMPLE_S = 0.001
 
 @contextmanager
 def prefetch_threshold(rows: int | None) -> Iterator[None]:
-    """Run with the table's prefetch threshold set to `rows` and no speed look-ahead (None:
-    as shipped)."""
-    shipped = AnalysesTable.near_end_threshold, AnalysesTable.lookahead_s
+    """Run with the table's look-ahead set to `rows` (None: as shipped)."""
+    shipped = AnalysesTable.lookahead
     if rows is not None:
-        AnalysesTable.near_end_threshold, AnalysesTable.lookahead_s = rows, 0.0
+        AnalysesTable.lookahead = rows
     try:
         yield
     finally:
-        AnalysesTable.near_end_threshold, AnalysesTable.lookahead_s = shipped
+        AnalysesTable.lookahead = shipped
 
 
 def make_app(server: ServerProcess, home: Path) -> ScreenAnalysisApp:
@@ -94,7 +94,7 @@ async def hold_page_down(
         done = False
 
         def at_the_end_of_loaded_rows() -> bool:
-            return table.cursor_row == len(table.items) - 1 and not screen.feed.done
+            return table.cursor_row >= len(table.items) - 1 and not screen.feed.done
 
         async def sample() -> None:
             nonlocal stalled
@@ -159,7 +159,7 @@ async def measure(threshold: int | None, size: tuple[int, int], rows: int = ROWS
     ):
         figures = await hold_page_down(make_app(server, Path(home)), size, rows)
         afters = [q.get("after") for q in page_requests(server)]
-        figures["threshold_rows"] = AnalysesTable.near_end_threshold
+        figures["threshold_rows"] = AnalysesTable.lookahead
     figures["page_requests"] = len(afters)
     figures["distinct_pages"] = len(set(afters))
     figures["pages_needed"] = math.ceil(rows / PAGE_SIZE)

@@ -36,7 +36,7 @@ from screen_analysis.tui.formatting import (
     status_word,
 )
 from screen_analysis.tui.themes import variable_defaults
-from screen_analysis.tui.widgets.analyses_table import AnalysesTable
+from screen_analysis.tui.widgets.table import AnalysesTable
 
 FULL_SIZES = (1_000, 10_000, 100_000)
 QUICK_SIZES = (1_000, 10_000)

@@ -1,19 +1,28 @@
-"""The collector is held while the program starts and released once the first screen is
-drawn (or a subcommand starts); holding it is never left on by accident."""
+"""The collector is held while the program imports and released before the app is built
+(or once a subcommand starts); holding it is never left on by accident, and what the
+freeze keeps never includes a screen that is later left."""
 
 from __future__ import annotations
 
 import gc
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from tests.tui.conftest import connection_to, make_app, settled
+from tests.tui.conftest import connection_to, make_app, settled, wait_until
 
 from screen_analysis import collector
 from screen_analysis.cli.root import cli
+from screen_analysis.config import Connection
 from screen_analysis.demo.runner import DemoServer
+from screen_analysis.secret import SecretStr
+
+
+def demo_connection() -> Connection:
+    """A connection that is never used: the app does not run here."""
+    return Connection("http://127.0.0.1:9", SecretStr("sk-test-never-sent"), is_demo=True)
 
 
 @pytest.fixture
@@ -60,22 +69,52 @@ def test_a_subcommand_runs_with_the_collector() -> None:
 
 
 @pytest.mark.usefixtures("held")
-async def test_the_app_releases_it_once_the_first_rows_are_painted(
+def test_the_app_is_built_with_the_collector_running(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from screen_analysis.cli.launch import launch_app
+    from screen_analysis.config import Settings
+    from screen_analysis.tui.app import ScreenAnalysisApp
+    from screen_analysis.tui.themes import load_themes
+
+    seen: list[tuple[bool, bool]] = []
+
+    def run(self: ScreenAnalysisApp, *args: object, **kwargs: object) -> None:
+        seen.append((gc.isenabled(), collector.is_held()))  # the terminal itself is not needed
+
+    monkeypatch.setattr(ScreenAnalysisApp, "run", run)
+    settings = Settings(state_path=tmp_path / "state.json", config_path=tmp_path / "c.toml")
+    themes = load_themes(None)
+    launch_app(
+        settings,
+        demo_connection(),
+        themes=themes,
+        start_demo=demo_connection,
+        make_client=lambda connection: None,  # type: ignore[arg-type,return-value]
+    )
+    assert seen == [(True, False)], "released before anything of the app is built"
+
+
+async def test_a_left_screen_is_collected_after_the_freeze(
     tmp_path: Path, demo_server: DemoServer
 ) -> None:
-    app = make_app(tmp_path, connection_to(demo_server))
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await settled(pilot)
-        assert screen.table.items
-        assert gc.isenabled() and not collector.is_held()
-        assert gc.get_freeze_count() > 0  # the main screen stays: it is left out of collections
+    """What the start-up freeze keeps is the imports: main screens built afterwards and left
+    (here by 20 profile switches' `browse`) are collected as usual."""
+    gc.freeze()  # as the entry point does before the app is built
+    try:
+        app = make_app(tmp_path, connection_to(demo_server))
+        async with app.run_test(size=(120, 40)) as pilot:
+            left = [weakref.ref(await settled(pilot))]
+            for _ in range(20):
+                await app.browse(connection_to(demo_server))
+                left.append(weakref.ref(await settled(pilot)))
+            current = left.pop()
 
+            def all_freed() -> bool:
+                gc.collect()  # a finished task's context may hold the last one a moment
+                return all(ref() is None for ref in left)
 
-@pytest.mark.usefixtures("held")
-async def test_the_welcome_screen_releases_it_too(tmp_path: Path) -> None:
-    app = make_app(tmp_path, None)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.pause()
-        assert gc.isenabled() and not collector.is_held()
-        assert gc.get_freeze_count() == 0  # the welcome screen goes once signed in: not frozen
+            await wait_until(pilot, all_freed)  # fails after its deadline if any is kept
+            assert current() is app.screen
+    finally:
+        gc.unfreeze()

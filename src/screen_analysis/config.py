@@ -230,6 +230,17 @@ def load_settings(
     )
 
 
+def check_tables(path: Path) -> dict[str, dict[str, Any]]:
+    """The `[checks.NAME]` tables of a config file (or of a file of checks), by name; {}
+    when the file or the tables are missing. The gate (`screen-analysis check NAME`) checks
+    their keys and values."""
+    checks = _expect(read_config_file(path), "checks", dict, path) or {}
+    for name, table in checks.items():
+        if not isinstance(table, dict):
+            raise ConfigError(f"config file {path}: 'checks.{name}' must be a table")
+    return checks
+
+
 def settings_for_profile(settings: Settings, name: str | None) -> Settings:
     """The settings as they would be with `--profile name` and the same flags (the config
     file re-read); None: the top level. UnknownProfileError for an unknown name."""

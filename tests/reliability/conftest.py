@@ -32,8 +32,8 @@ from screen_analysis.config import Connection, Settings
 from screen_analysis.secret import SecretStr
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app import ScreenAnalysisApp
-from screen_analysis.tui.widgets.analyses_table import AnalysesTable
 from screen_analysis.tui.widgets.analysis_detail import DetailText
+from screen_analysis.tui.widgets.table import AnalysesTable
 
 __all__ = [
     "KEY",

@@ -19,7 +19,7 @@ import pytest
 from tests.support.scripted_server import ScriptedServer
 
 from screen_analysis.api.models import Analysis, InvalidAnalysis
-from screen_analysis.tui.widgets.analyses_table import AnalysesTable
+from screen_analysis.tui.widgets.table import AnalysesTable
 
 from .conftest import (
     KEY,
@@ -188,7 +188,7 @@ async def test_app_sidebar_and_project_column_with_hostile_projects(
     app = build_app(tmp_path, scripted_connection(hostile_server.base_url))
     async with app.run_test(size=(200, 60)) as pilot:
         screen = await settled(pilot)
-        await wait_until(pilot, lambda: "proj_scripted" in screen.book.names())
+        await wait_until(pilot, lambda: "proj_scripted" in screen.sidebar.names)
         await settled(pilot)
         sidebar = "\n".join(
             str(screen.sidebar.get_option_at_index(n).prompt)

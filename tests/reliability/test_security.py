@@ -26,7 +26,6 @@ from screen_analysis.config import Settings
 from screen_analysis.demo.config import DEFAULT_API_KEY
 from screen_analysis.tui.browser import is_web_url
 from screen_analysis.tui.dialogs.show_url import ShowUrlDialog
-from screen_analysis.tui.feed import RefreshJob
 
 from .conftest import KEY, CliRun, build_app, scripted_connection, settled, wait_until
 
@@ -106,7 +105,14 @@ def test_no_key_in_committed_snapshots_or_screenshots() -> None:
 
 
 async def test_screenshots_of_every_screen_hide_the_key(tmp_path: Path) -> None:
-    with ScriptedServer(echoing) as server:
+    refused = [False]
+
+    def script(path: str, query: dict[str, str]) -> Reply:
+        if refused[0]:  # from now on every request is a 401 that quotes the key
+            return Reply.json({"error": {"message": f"Bearer {KEY} revoked"}}, 401)
+        return echoing(path, query)
+
+    with ScriptedServer(script) as server:
         app = build_app(tmp_path, scripted_connection(server.base_url))
         async with app.run_test(size=(120, 40)) as pilot:
             screen = await settled(pilot)
@@ -116,13 +122,14 @@ async def test_screenshots_of_every_screen_hide_the_key(tmp_path: Path) -> None:
                 await pilot.pause()
                 shots.append(app.export_screenshot())
             await pilot.press("escape")
-            screen.refresh_or_retry()  # page 1 again, then page 2 fails with the key quoted
+            screen.action_refresh()  # page 1 again, then page 2 fails with the key quoted
             await settled(pilot)
             await pilot.press("end")
             await wait_until(pilot, lambda: screen.status_line.status.state == "error")
             shots.append(app.export_screenshot())
-            # A refresh that asks for a page whose answer is a 401 quoting the key.
-            screen.refresher.run(RefreshJob(screen.feed.generation, screen.view, again="c2"))
+            # A refresh whose answer is a 401 quoting the key.
+            refused[0] = True
+            screen.pane.refresh_now()
             await wait_until(pilot, lambda: app.screen is not screen)
             shots.append(app.export_screenshot())
     assert all(KEY not in shot for shot in shots)
@@ -152,7 +159,7 @@ CRASHING_APP = textwrap.dedent(
     import os
     import sys
     from screen_analysis.cli.root import main
-    from screen_analysis.tui.widgets import analyses_table
+    from screen_analysis.tui.widgets.table import table as analyses_table
 
     def crash(self, item):
         key = os.environ["SCREEN_ANALYSIS_API_KEY"]

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from rich.cells import cell_len
+from tests.tui.conftest import wait_until
 from textual import events, on
 from textual.app import App, ComposeResult
 from textual.message import Message
@@ -15,10 +16,8 @@ from textual.pilot import Pilot
 
 from screen_analysis.api.models import Analysis, AnalysisItem, InvalidAnalysis, parse_status
 from screen_analysis.tui.themes import variable_defaults
-from screen_analysis.tui.widgets import table_flash
-from screen_analysis.tui.widgets.analyses_table import AnalysesTable, fit_cell, layout_columns
-from screen_analysis.tui.widgets.scroll_speed import WINDOW_S, ScrollSpeed
-from screen_analysis.tui.widgets.table_paint import TablePainter
+from screen_analysis.tui.widgets.table import AnalysesTable, fit_cell, flash, layout_columns
+from screen_analysis.tui.widgets.table.paint import TablePainter
 
 NOW = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 STATUSES = ("pending", "processing", "completed", "failed")
@@ -46,10 +45,10 @@ def page(start: int, count: int) -> list[AnalysisItem]:
 class TableApp(App[None]):
     """A bare app holding one table and recording the messages it posts."""
 
-    def __init__(self, threshold: int = 60, lookahead_s: float = 0.0) -> None:
+    def __init__(self, lookahead: int = 60, *, can_grow: bool = False) -> None:
         super().__init__()
-        self.threshold = threshold
-        self.lookahead_s = lookahead_s
+        self.lookahead = lookahead
+        self.can_grow = can_grow
         self.messages: list[Message] = []
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -57,13 +56,13 @@ class TableApp(App[None]):
         return variable_defaults(self.current_theme)
 
     def compose(self) -> ComposeResult:
-        yield AnalysesTable(
-            clock=lambda: NOW, near_end_threshold=self.threshold, lookahead_s=self.lookahead_s
-        )
+        table = AnalysesTable(clock=lambda: NOW, lookahead=self.lookahead)
+        table.can_grow = self.can_grow
+        yield table
 
     @on(AnalysesTable.Highlighted)
     @on(AnalysesTable.Selected)
-    @on(AnalysesTable.NearEnd)
+    @on(AnalysesTable.Wanted)
     def record(self, message: Message) -> None:
         self.messages.append(message)
 
@@ -89,7 +88,7 @@ async def started(pilot: Pilot[None], items: list[AnalysisItem], **kwargs: Any) 
 
 
 async def test_keyboard_navigation_moves_the_cursor_and_keeps_it_visible() -> None:
-    app = TableApp(threshold=5)
+    app = TableApp(lookahead=5)
     async with app.run_test(size=(80, 24)) as pilot:
         table = await started(pilot, page(0, 500))
         assert table.has_focus
@@ -150,100 +149,143 @@ async def test_enter_and_click_select() -> None:
         assert table.highlighted_item is not None and table.highlighted_item.id == "ana_000003"
 
 
-async def test_near_end_by_keyboard_once_per_loaded_count() -> None:
-    app = TableApp(threshold=10)
+def wanted(app: TableApp) -> list[int]:
+    return [m.rows for m in app.of(AnalysesTable.Wanted)]
+
+
+async def loaded(pilot: Pilot[None], items: list[AnalysisItem]) -> AnalysesTable:
+    """The table showing `items`, and what it posted until then forgotten."""
+    table = await started(pilot, items)
+    assert isinstance(pilot.app, TableApp)
+    pilot.app.messages.clear()
+    return table
+
+
+async def test_wanted_only_while_more_rows_exist_and_the_reader_nears_the_end() -> None:
+    app = TableApp(lookahead=10, can_grow=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await loaded(pilot, page(0, 100))
+        assert wanted(app) == []
+        await pilot.press("pagedown", "pagedown")  # bottom row 68: 78 rows wanted of 100
+        assert wanted(app) == []
+        await pilot.press("pagedown")  # bottom row 91: 102 rows wanted
+        await pilot.pause()
+        assert wanted(app) and wanted(app)[-1] == table.rows_wanted > 100
+        assert app.of(AnalysesTable.Wanted)[0].control is table
+        table.can_grow = False  # the end of the listing: nothing more is wanted
+        before = len(wanted(app))
+        await pilot.press("end", "up", "down")
+        await pilot.pause()
+        assert len(wanted(app)) == before
+
+
+async def test_page_down_past_the_loaded_rows_goes_where_asked() -> None:
+    app = TableApp(lookahead=10, can_grow=True)
     async with app.run_test(size=(80, 24)) as pilot:
         table = await started(pilot, page(0, 100))
-        assert app.of(AnalysesTable.NearEnd) == []
-        await pilot.press("pagedown", "pagedown")  # bottom row 68, 31 rows from the end
-        assert app.of(AnalysesTable.NearEnd) == []
-        await pilot.press("end", "up", "down", "pageup", "end")
+        visible = table.scrollable_content_region.height - 1
+        for _ in range(10):
+            await pilot.press("pagedown")
         await pilot.pause()
-        assert [m.loaded for m in app.of(AnalysesTable.NearEnd)] == [100]
-        assert app.of(AnalysesTable.NearEnd)[0].control is table
-        table.append_items(page(100, 100))
+        assert table.cursor_row == 10 * visible  # past row 99: rows being loaded
+        assert table.highlighted_item is None
+        assert table.row_count == table.cursor_row + 1
+        assert any("loading…" in text for text in lines(table))
+        assert wanted(app)[-1] == table.cursor_row + 10 + 1  # up to the cursor and a look-ahead
+        table.append_items(page(100, 200))  # the rows arrive: the cursor is on one now
         await pilot.pause()
-        assert [m.loaded for m in app.of(AnalysesTable.NearEnd)] == [100]
+        item = table.highlighted_item
+        assert item is not None and item.id == f"ana_{10 * visible:06d}"
+        assert app.of(AnalysesTable.Highlighted)[-1].item is item
+        assert table.row_count == 300
         await pilot.press("end")
-        await pilot.pause()
-        assert [m.loaded for m in app.of(AnalysesTable.NearEnd)] == [100, 200]
+        assert table.cursor_row == 299  # End: the last loaded row
 
 
-async def test_moving_fast_looks_further_ahead() -> None:
-    # PageDown held: the next page is asked for while the reader is still far from the end.
-    now = [0.0]
-    app = TableApp(threshold=10, lookahead_s=0.6)
+async def test_placeholders_go_when_the_view_cannot_grow() -> None:
+    app = TableApp(can_grow=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        table = await started(pilot, page(0, 1000))
-        table._near.speed = ScrollSpeed(clock=lambda: now[0])
-        for row in (100, 200, 300):  # 1,000 rows a second: 600 rows ahead
-            now[0] += 0.1
-            table.move_cursor(row)
+        table = await started(pilot, page(0, 30))
+        await pilot.press("pagedown", "pagedown")
+        assert table.cursor_row > 29 and table.highlighted_item is None
+        table.can_grow = False  # a failure, or the end of the listing
         await pilot.pause()
-        assert app.of(AnalysesTable.NearEnd) == []
-        now[0] += 0.1
-        table.move_cursor(400)  # 599 rows from the end
-        for _ in range(100):  # on a busy machine the message may take a few frames
-            await pilot.pause(0.01)
-            if app.of(AnalysesTable.NearEnd):
-                break
-        assert [m.loaded for m in app.of(AnalysesTable.NearEnd)] == [1000]
+        assert table.cursor_row == 29 and table.row_count == 30
+        assert not any("loading…" in text for text in lines(table))
+        await pilot.press("pagedown")
+        assert table.cursor_row == 29  # no more than the loaded rows now
 
 
-def test_scroll_speed_counts_recent_downward_movement_only() -> None:
-    now = [0.0]
-    speed = ScrollSpeed(clock=lambda: now[0])
-    assert speed.rows_per_second() == 0.0
-    for row in (0, 50, 100):
-        speed.mark(row)
-        now[0] += 0.1
-    assert speed.rows_per_second() == pytest.approx(500, rel=0.01)
-    speed.mark(0)  # back up where it started: not hurrying towards the end
-    assert speed.rows_per_second() == 0.0
-    now[0] += WINDOW_S + 0.1
-    assert speed.rows_per_second() == 0.0
-
-
-async def test_near_end_by_mouse_wheel_without_moving_the_cursor() -> None:
-    app = TableApp(threshold=10)
+async def test_sorted_rows_never_grow() -> None:
+    app = TableApp(can_grow=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        table = await started(pilot, page(0, 60))
+        table = await loaded(pilot, page(0, 30))
+        await pilot.press("s")
+        await pilot.press("pagedown", "pagedown", "pagedown")
+        assert table.cursor_row == 29 and table.row_count == 30
+        assert wanted(app) == []  # the rows shown last are not the end of the listing
+
+
+async def test_wanted_by_mouse_wheel_without_moving_the_cursor() -> None:
+    app = TableApp(lookahead=10, can_grow=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await loaded(pilot, page(0, 60))
         wheel: list[type[events.MouseEvent]] = [events.MouseScrollDown]
         # Pilot has no public wheel helper; this is what its click helpers use.
         await pilot._post_mouse_events(wheel, AnalysesTable, (10, 5), times=5)
         assert 0 < table.scroll_y < 20
-        assert app.of(AnalysesTable.NearEnd) == []
+        assert wanted(app) == []
         await pilot._post_mouse_events(wheel, AnalysesTable, (10, 5), times=20)
         assert table.scroll_y == table.max_scroll_y
         assert table.cursor_row == 0
-        assert [m.loaded for m in app.of(AnalysesTable.NearEnd)] == [60]
+        assert wanted(app) and wanted(app)[-1] > 60
 
 
-async def test_near_end_by_scrollbar_position() -> None:
-    app = TableApp(threshold=10)
-    async with app.run_test(size=(80, 24)) as pilot:
-        table = await started(pilot, page(0, 200))
-        table.scroll_y = 100
-        await pilot.pause()
-        assert app.of(AnalysesTable.NearEnd) == []
-        table.scroll_y = 200 - 23 - 10  # bottom row 189 is 10 rows from row 199
-        await pilot.pause()
-        assert [m.loaded for m in app.of(AnalysesTable.NearEnd)] == [200]
-        assert table.cursor_row == 0
-
-
-async def test_near_end_when_a_short_first_page_fills_the_screen() -> None:
-    app = TableApp(threshold=60)
+async def test_wanted_when_a_short_first_page_fills_the_screen() -> None:
+    app = TableApp(lookahead=60, can_grow=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await started(pilot, page(0, 20))
-        assert [m.loaded for m in app.of(AnalysesTable.NearEnd)] == [20]
-        app.table.set_items(page(0, 20))  # a new view asks again
+        assert set(wanted(app)) == {app.table.rows_wanted}
+
+
+async def test_arrivals_above_keep_the_analysis_on_its_line() -> None:
+    app = TableApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await started(pilot, page(10, 100))
+        await pilot.press("down", "down", "down")
+        line = table.cursor_row - int(table.scroll_y)
+        picked = table.highlighted_item
+        announced = len(app.of(AnalysesTable.Highlighted))
+        assert table.prepend_items(page(0, 10)) == 10  # ten new analyses on top
         await pilot.pause()
-        assert [m.loaded for m in app.of(AnalysesTable.NearEnd)] == [20, 20]
+        assert table.highlighted_item is picked
+        assert table.cursor_row - int(table.scroll_y) == line  # the view did not move
+        assert table.unseen_above == 10
+        assert len(app.of(AnalysesTable.Highlighted)) == announced  # nothing to announce
+        assert table.prepend_items(page(0, 10)) == 0  # already loaded
+        await pilot.press("home")
+        assert table.unseen_above == 0 and table.cursor_row == 0
+        assert table.highlighted_item is not None
+        assert table.highlighted_item.id == "ana_000000"
+
+
+async def test_arrivals_at_the_top_row_do_not_take_the_cursor() -> None:
+    app = TableApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await started(pilot, page(5, 50))
+        picked = table.highlighted_item
+        assert table.cursor_row == 0 and picked is not None
+        table.prepend_items(page(0, 5))
+        await pilot.pause()
+        assert table.highlighted_item is picked and table.cursor_row == 5
+        assert int(table.scroll_y) == 5 and table.unseen_above == 5
+        table.scroll_y = 2  # scrolled up to see three of them
+        await pilot.pause()
+        assert table.unseen_above == 2
 
 
 async def test_append_keeps_cursor_and_scroll() -> None:
-    app = TableApp(threshold=5)
+    app = TableApp(lookahead=5)
     async with app.run_test(size=(80, 24)) as pilot:
         table = await started(pilot, page(0, 100))
         await pilot.press("pagedown", "down", "down")
@@ -292,7 +334,6 @@ async def test_items_set_before_mount_are_shown() -> None:
         table = app.table
         assert table.cursor_row == 3
         assert "Screen 3" in table.render_line(4).text
-        assert [m.loaded for m in app.of(AnalysesTable.NearEnd)] == [5]
 
 
 async def test_set_items_keeps_the_cursor_on_keep_id() -> None:
@@ -310,14 +351,18 @@ async def test_set_items_keeps_the_cursor_on_keep_id() -> None:
         assert table.scroll_y <= 110 < table.scroll_y + 23
         last = app.of(AnalysesTable.Highlighted)[-1]
         assert (last.index, last.item.label) == (110, "Refreshed 120")
-        table.set_items(page(500, 50), keep_id="ana_000120")
+        table.set_items(page(500, 50), keep_id="ana_000120")  # gone: the same row, clamped
+        await pilot.pause()
+        assert table.cursor_row == 49
+        assert app.of(AnalysesTable.Highlighted)[-1].item.id == "ana_000549"
+        table.set_items(page(600, 50))  # another view: the top
         await pilot.pause()
         assert (table.cursor_row, table.scroll_y) == (0, 0)
-        assert app.of(AnalysesTable.Highlighted)[-1].item.id == "ana_000500"
+        assert app.of(AnalysesTable.Highlighted)[-1].item.id == "ana_000600"
 
 
 async def test_update_items_flashes_changed_status(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(table_flash, "FLASH_SECONDS", 0.2)
+    monkeypatch.setattr(flash, "FLASH_SECONDS", 0.2)
     app = TableApp()
     async with app.run_test(size=(80, 24)) as pilot:
         table = await started(pilot, page(0, 100))
@@ -342,7 +387,7 @@ async def test_update_items_flashes_changed_status(monkeypatch: pytest.MonkeyPat
         assert any(seg.style and seg.style.bgcolor == changed_bg for seg in flashing)
         assert not any(seg.style and seg.style.bgcolor == changed_bg for seg in before)
         assert "Renamed" in table.render_line(6).text
-        await pilot.pause(0.4)
+        await wait_until(pilot, lambda: not table.flashing)
         after = table.render_line(5)
         assert not any(seg.style and seg.style.bgcolor == changed_bg for seg in after)
         assert table.update_items([analysis(4, status="completed", score=88)]) == []

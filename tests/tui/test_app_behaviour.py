@@ -10,8 +10,8 @@ from screen_analysis.tui.dialogs.error import ErrorScreen
 from screen_analysis.tui.dialogs.show_url import ShowUrlDialog
 from screen_analysis.tui.screens.help import HelpScreen
 from screen_analysis.tui.screens.login import LoginScreen
-from screen_analysis.tui.widgets.analyses_table import AnalysesTable
 from screen_analysis.tui.widgets.analysis_detail import DetailText
+from screen_analysis.tui.widgets.table import AnalysesTable
 
 from .conftest import connection_to, make_app, settled, wait_until
 
@@ -164,7 +164,6 @@ async def test_adding_a_known_project_lists_and_remembers_it(
     app = make_app(tmp_path, connection_to(demo_server))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await settled(pilot)
-        screen.book.forget(project_id)
         screen.sidebar.remove_entry(project_id)
         await pilot.press("a", *project_id, "enter")
         await settled(pilot)

@@ -25,7 +25,6 @@ async def test_two_running_apps_each_add_one_and_both_are_kept(
         screens = [await settled(one), await settled(two)]  # both read the empty file
         pairs = zip((one, two), screens, (first_id, second_id), strict=True)
         for pilot, screen, project_id in pairs:
-            screen.book.forget(project_id)
             screen.sidebar.remove_entry(project_id)
             await pilot.press("a", *project_id, "enter")
             await settled(pilot)

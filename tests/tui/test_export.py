@@ -16,7 +16,7 @@ from screen_analysis.tui.dialogs.progress import ProgressDialog
 from screen_analysis.tui.dialogs.prompt import PromptDialog
 from screen_analysis.tui.feed import ViewKey
 from screen_analysis.tui.screens.main import MainScreen
-from screen_analysis.tui.screens.main_export import default_export_path
+from screen_analysis.tui.screens.main.export import default_export_path
 
 
 def read_csv(path: Path) -> list[list[str]]:
@@ -125,7 +125,7 @@ async def test_unknown_suffix_writes_nothing(demo_server, tmp_path, monkeypatch)
 
 
 async def test_sorted_view_exports_in_the_tables_order(demo_server, tmp_path, monkeypatch) -> None:
-    from screen_analysis.tui.widgets.table_order import SortOrder
+    from screen_analysis.tui.widgets.table.order import SortOrder
 
     monkeypatch.chdir(tmp_path)
     app = make_app(tmp_path, connection_to(demo_server))

@@ -5,16 +5,21 @@ auto-refresh that asks for at most two pages whatever the depth."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
 from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.errors import AuthenticationError
 from screen_analysis.api.models import Analysis, AnalysisStatus
+from screen_analysis.demo.live import LiveSimulator
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.secret import SecretStr
 from screen_analysis.tui.feed import CountCache, Feed, ViewKey
+
+from ..conftest import DEMO_NOW
 
 PAGE = 50
 
@@ -25,7 +30,7 @@ async def feed(fresh_demo_server: DemoServer) -> AsyncIterator[Feed]:
         fresh_demo_server.base_url, SecretStr(fresh_demo_server.api_key), max_retries=0
     )
     async with client:
-        yield Feed(client, page_size=PAGE)
+        yield Feed(CurrentClient(client), page_size=PAGE)
 
 
 def list_requests(server: DemoServer) -> list[dict[str, str]]:
@@ -47,7 +52,7 @@ async def test_pages_follow_cursors_once_each_until_the_end(
     assert feed.more() is None, "one load at a time"
     accepted = feed.accept(await feed.load(first))
     assert accepted is not None and accepted.replace and len(accepted.items) == PAGE
-    assert feed.total == 300 and feed.totals.get(ViewKey()) == 300
+    assert feed.total == 300
     ids = [i.id for i in accepted.items]
     while (load := feed.more()) is not None:
         more = feed.accept(await feed.load(load))
@@ -117,8 +122,9 @@ async def test_a_refresh_deep_in_the_list_asks_two_pages_with_the_old_cursor(
     assert len(asked) == 2
     assert sorted(q.get("after", "") for q in asked) == sorted(["", cursor_of_page_4])
     assert len(result.rows) == 2 * PAGE and not result.cursor_refused
-    refreshed = feed.apply_refresh(result, top=rows.items[0], at_top=True)
+    refreshed = feed.apply_refresh(result)
     assert refreshed is not None and refreshed.arrived == [] and not refreshed.total_changed
+    assert not refreshed.gap
 
 
 async def test_without_in_flight_rows_on_screen_a_refresh_asks_one_page(feed: Feed) -> None:
@@ -141,30 +147,47 @@ async def test_a_refresh_of_an_older_view_changes_nothing(feed: Feed) -> None:
     await load_pages(feed, 1)
     result = await feed.run_refresh(feed.plan_refresh([]))
     feed.open(ViewKey(status=AnalysisStatus.COMPLETED))
-    assert feed.apply_refresh(result, top=None, at_top=True) is None
+    assert feed.apply_refresh(result) is None
 
 
 async def test_totals_match_the_server(feed: Feed, fresh_demo_server: DemoServer) -> None:
     await load_pages(feed, 1)
-    wanted = feed.totals_wanted()
-    assert ViewKey() not in wanted and len(wanted) == 4
-    totals = await feed.fetch_totals(wanted)
-    feed.put_totals(totals)
-    by_status = feed.totals.by_status(None)
-    assert sum(v for k, v in by_status.items() if k is not None) == by_status[None] == 300
-    assert feed.totals_wanted() == []
+    keys = [key for key in ViewKey().siblings() if key != ViewKey()]
+    totals = await feed.fetch_totals(keys)
+    assert len(totals) == 4
+    assert sum(totals.values()) == feed.total == 300
 
 
-def test_count_cache_expires_and_forgets() -> None:
+async def test_arrivals_come_on_top_and_more_than_a_page_is_a_gap(
+    feed: Feed, fresh_demo_server: DemoServer
+) -> None:
+    simulator = LiveSimulator(fresh_demo_server.config, fresh_demo_server.store)
+    await load_pages(feed, 2)
+    total = feed.total
+    assert total is not None
+    simulator.tick(DEMO_NOW + timedelta(seconds=20))
+    arrived = fresh_demo_server.store.count_analyses(None, None) - total
+    assert 0 < arrived < PAGE
+    refreshed = feed.apply_refresh(await feed.run_refresh(feed.plan_refresh([])))
+    assert refreshed is not None and len(refreshed.arrived) == arrived and not refreshed.gap
+    assert feed.loaded == 2 * PAGE + arrived and refreshed.total_changed
+    simulator.tick(DEMO_NOW + timedelta(seconds=20 + 6 * PAGE))  # more than a page arrives
+    refreshed = feed.apply_refresh(await feed.run_refresh(feed.plan_refresh([])))
+    assert refreshed is not None and refreshed.gap and refreshed.arrived == []
+
+
+def test_count_cache_keeps_old_totals_and_says_they_are_stale() -> None:
     now = [0.0]
     cache = CountCache(ttl_s=10, clock=lambda: now[0])
     cache.put(ViewKey("p"), 3)
-    assert cache.get(ViewKey("p")) == 3
+    assert cache.get(ViewKey("p")) == 3 and cache.is_fresh(ViewKey("p"))
+    assert cache.stale("p") == set()
     now[0] = 11
-    assert cache.get(ViewKey("p")) is None
+    assert cache.get(ViewKey("p")) == 3, "an old total is never dropped"
+    assert cache.stale("p") == {None} and cache.missing([ViewKey("p")]) == [ViewKey("p")]
+    assert cache.by_status("p") == {None: 3}
     cache.put(ViewKey("p"), 4)
-    cache.forget("p")
-    assert cache.missing([ViewKey("p")]) == [ViewKey("p")]
+    assert cache.by_status("p") == {None: 4} and cache.stale("p") == set()
 
 
 async def test_a_refused_key_among_requests_sent_together_is_still_a_refused_key(
@@ -173,7 +196,7 @@ async def test_a_refused_key_among_requests_sent_together_is_still_a_refused_key
     await load_pages(feed, 1)
     fresh_demo_server.faults.inject(401, count=4)
     with pytest.raises(AuthenticationError):
-        await feed.fetch_totals(feed.totals_wanted())
+        await feed.fetch_totals([k for k in ViewKey().siblings() if k != ViewKey()])
 
 
 async def test_load_rest_pages_to_the_end_or_the_bound_with_progress(

@@ -9,9 +9,15 @@ from screen_analysis.demo.runner import DemoServer
 from screen_analysis.tui.screens.compare import CompareScreen
 from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.screens.overview import OverviewScreen
-from screen_analysis.tui.widgets.analyses_table import MARK
+from screen_analysis.tui.widgets.table import MARK
 
 from .conftest import connection_to, make_app, settled, wait_until
+
+
+def shown_row(main: MainScreen) -> str:
+    """The highlighted row as the table draws it."""
+    table = main.table
+    return table.render_line(table.cursor_row - int(table.scroll_y) + 1).text
 
 
 async def test_overview_mark_and_compare(tmp_path: Path, demo_server: DemoServer) -> None:
@@ -33,8 +39,8 @@ async def test_overview_mark_and_compare(tmp_path: Path, demo_server: DemoServer
         await pilot.pause()
         first = main.table.highlighted_item
         assert first is not None
-        assert main.actions.insight.marked is first
-        assert main.table._cells(first)["label"].startswith(MARK)
+        assert main.insight.marked is first
+        assert MARK + first.label in shown_row(main)
         await pilot.press("down", "c")
         await wait_until(pilot, lambda: isinstance(app.screen, CompareScreen))
         compare = app.screen
@@ -44,5 +50,5 @@ async def test_overview_mark_and_compare(tmp_path: Path, demo_server: DemoServer
         await wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
         await pilot.press("up", "m")  # the marked one again: unmarked
         await pilot.pause()
-        assert main.actions.insight.marked is None
-        assert not main.table._cells(first)["label"].startswith(MARK)
+        assert main.insight.marked is None
+        assert MARK not in shown_row(main) and first.label in shown_row(main)

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from screen_analysis.api.models import Analysis, AnalysisItem, InvalidAnalysis
 from screen_analysis.demo.runner import DemoServer
-from screen_analysis.tui.widgets.analyses_table import AnalysesTable
 from screen_analysis.tui.widgets.project_sidebar import ProjectSidebar
-from screen_analysis.tui.widgets.table_layout import label_width, layout_columns
-from screen_analysis.tui.widgets.table_order import (
+from screen_analysis.tui.widgets.table import AnalysesTable
+from screen_analysis.tui.widgets.table.layout import label_width, layout_columns
+from screen_analysis.tui.widgets.table.order import (
     SERVER_ORDER,
     SORT_COLUMNS,
     SortOrder,
@@ -22,10 +22,10 @@ from screen_analysis.tui.widgets.table_order import (
     next_sort,
     sort_key,
 )
-from screen_analysis.tui.widgets.table_rows import TableRows
+from screen_analysis.tui.widgets.table.rows import TableRows
 
 from .conftest import connection_to, make_app, settled
-from .test_analyses_table import TableApp, analysis, lines, page, started
+from .test_analyses_table import TableApp, analysis, lines, loaded, page
 
 ORDERS = [SortOrder(c, d) for c in SORT_COLUMNS for d in (False, True)]
 
@@ -103,14 +103,14 @@ def test_the_label_has_room_at_every_common_width() -> None:
 
 
 async def test_s_sorts_keeps_the_cursor_and_asks_for_no_more_pages() -> None:
-    app = TableApp(threshold=10)
+    app = TableApp(lookahead=10, can_grow=True)
     async with app.run_test(size=(100, 24)) as pilot:
-        table = await started(pilot, page(0, 40))
+        table = await loaded(pilot, page(0, 40))
         await pilot.press("down", "down")  # ana_000002: the only kind with a score
         await pilot.press("s")
         await pilot.pause()
         assert table.row_order == SortOrder("score", True)
-        assert "Scor▼" in next(lines(table))
+        assert "Score▼" in next(lines(table))
         highlighted = table.highlighted_item
         assert highlighted is not None and highlighted.id == "ana_000002"
         table.append_items([analysis(1000, status="completed", score=100)])
@@ -118,7 +118,8 @@ async def test_s_sorts_keeps_the_cursor_and_asks_for_no_more_pages() -> None:
         current = table.highlighted_item
         assert current is not None and current.id == "ana_000002"
         await pilot.press("end")
-        assert app.of(AnalysesTable.NearEnd) == [], "the end of a sorted view is not the end"
+        assert table.cursor_row == 40
+        assert app.of(AnalysesTable.Wanted) == [], "the end of a sorted view is not the end"
         for _ in range(len(SORT_COLUMNS)):
             await pilot.press("s")
         await pilot.pause()

@@ -1,7 +1,7 @@
 """`login`, `logout` and `auth status`: the API key in the OS keyring, checked with the server.
 
 Exit codes: 0 ok; 2 usage (no base URL, plain http to a remote host, no terminal to prompt
-on); 3 auth (key rejected, no key, or nowhere usable to store it); 5 network or API; 6 a
+on); 3 auth (key rejected, no key, or nowhere usable to store it); 5 network or API; 8 a
 file that cannot be written (the config file or the key file: `login` tries them before it
 stores anything). The key is never a command-line argument and is never printed unmasked.
 """

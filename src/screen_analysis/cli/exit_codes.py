@@ -14,7 +14,9 @@ class ExitCode(IntEnum):
     AUTH = 3  # missing or rejected key
     NOT_FOUND = 4
     API = 5  # API, network or invalid-response failure after retries
-    FILE = 6  # a file on this machine could not be written (permissions, read-only, full)
+    ASSERTION_FAILED = 6  # `check`: an assertion of the quality gate does not hold
+    WAIT_TIMED_OUT = 7  # `check --wait`: analyses were still being scored at --timeout
+    FILE = 8  # a file on this machine could not be written (permissions, read-only, full)
     INTERRUPTED = 130
 
 

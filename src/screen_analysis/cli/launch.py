@@ -89,9 +89,11 @@ def launch_app(
     make_client: ClientFactory,
 ) -> None:
     """Run the app until the user quits; exit code 0 on `q`."""
+    from screen_analysis import collector
     from screen_analysis.images.disk import DiskCache
     from screen_analysis.tui.app import ScreenAnalysisApp
 
+    collector.release()  # the app's modules are imported and nothing of it is built yet
     graphics = image_graphics(settings)  # before the app owns the terminal
     remembered = RememberedProjects(settings.state_path)
     if remembered.problem:

@@ -29,7 +29,8 @@ def parse_since(value: str | None) -> datetime | None:
 
 
 class StderrProgress:
-    """ "Reading analyses: 12,400 of 48,210" on one rewritten stderr line, only on a TTY."""
+    """ "Reading analyses: 12,400 of 48,210" (or another line) rewritten on stderr, only on a
+    TTY."""
 
     def __init__(self) -> None:
         self.enabled = sys.stderr.isatty()
@@ -37,10 +38,14 @@ class StderrProgress:
 
     def __call__(self, received: int, total: int | None) -> None:
         """Show how far the walk is."""
+        of = f" of {total:,}" if total is not None else ""
+        self.show(f"Reading analyses: {received:,}{of}")
+
+    def show(self, text: str) -> None:
+        """Replace the line with `text` (our own words: callers clean what they quote)."""
         if not self.enabled:
             return
-        of = f" of {total:,}" if total is not None else ""
-        sys.stderr.write(f"\rReading analyses: {received:,}{of}\x1b[K")
+        sys.stderr.write(f"\r{text}\x1b[K")
         sys.stderr.flush()
         self._shown = True
 
@@ -105,7 +110,7 @@ def report(
                 )
         finally:
             progress.clear()
-        # A file that cannot be written is one line naming it (exit code 6).
+        # A file that cannot be written is one line naming it (exit code 8).
         write_atomic(output, render(data, chosen))
         return data.overview.seen
 

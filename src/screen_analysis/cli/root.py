@@ -172,6 +172,7 @@ SUBCOMMANDS = {
     "demo-server": "screen_analysis.cli.demo_server:demo_server",
     "serve": "screen_analysis.cli.serve:serve",
     "report": "screen_analysis.cli.report:report",
+    "check": "screen_analysis.cli.check:check",
 }
 
 

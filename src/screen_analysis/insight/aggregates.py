@@ -84,6 +84,7 @@ class Overview:
     last_at: datetime | None
     invalid: int
     complete: bool
+    mean_score: float | None = None  # avg_score unrounded, for comparisons with a threshold
 
 
 def round_half_up(total: float, count: int) -> float | None:
@@ -286,4 +287,5 @@ class OverviewBuilder:
             last_at=self._last,
             invalid=self.invalid,
             complete=complete,
+            mean_score=self._score_sum / self._scored if self._scored else None,
         )

@@ -1,5 +1,6 @@
-"""Feed an `OverviewBuilder` from the API: every page of a listing, through the client's one
-walk (`iter_pages`), the next page asked for while this one is added up.
+"""Feed an `OverviewBuilder` (or any other page sink) from the API: every page of a listing,
+through the client's one walk (`iter_pages`), the next page asked for while this one is
+added up.
 
 A row that moves across a page boundary while the pages are read is counted once: the walk
 remembers the ids of the last few pages only (`DEDUP_PAGES`), so memory stays flat over a
@@ -7,14 +8,26 @@ listing of any length."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
+from typing import Protocol, TypeVar
 
 from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.api.models import AnalysisItem
 from screen_analysis.insight.aggregates import Overview, OverviewBuilder
 
 PAGE_SIZE = 100  # the API's largest page: fewest requests
 DEDUP_PAGES = 4  # pages whose ids are remembered, to count a row that moved once
+
+
+class PageSink(Protocol):
+    """What takes a listing's pages: `OverviewBuilder`, the quality gate's collector."""
+
+    def add_page(self, items: Iterable[AnalysisItem], total: int | None = None) -> None:
+        """Take in one page; `total` is the listing's total as the server sent it."""
+
+
+SinkT = TypeVar("SinkT", bound=PageSink)
 
 Progress = Callable[[OverviewBuilder, int | None], None]
 """Called after each page with the builder and the listing's total."""
@@ -22,11 +35,11 @@ Progress = Callable[[OverviewBuilder, int | None], None]
 
 async def fill(
     client: ScreenAnalysisClient,
-    builder: OverviewBuilder,
+    builder: SinkT,
     *,
     project_id: str | None = None,
     status: str | None = None,
-    on_page: Progress | None = None,
+    on_page: Callable[[SinkT, int | None], None] | None = None,
     page_size: int = PAGE_SIZE,
 ) -> None:
     """Add every page of the listing to `builder`; a failure or a cancellation propagates

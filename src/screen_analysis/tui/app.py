@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from datetime import datetime
 from functools import cached_property
@@ -12,8 +13,7 @@ from textual.app import App
 from textual.binding import BindingType
 from textual.worker import Worker, WorkerState
 
-from screen_analysis import collector
-from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.api.current import CurrentClient
 from screen_analysis.auth.connection import NotConnected, Reason
 from screen_analysis.auth.key_check import ClientFactory
 from screen_analysis.config import (
@@ -41,9 +41,9 @@ from screen_analysis.tui.themes import (
 )
 from screen_analysis.tui.widgets.screen_image import ImagePreviews
 
-COLLECTOR_HELD_AT_MOST_S = 2.0
 if TYPE_CHECKING:
     # The sign-in, help and theme screens are imported when first opened.
+    from screen_analysis.api.client import ScreenAnalysisClient
     from screen_analysis.images.disk import DiskCache
     from screen_analysis.tui.profile_switch import ProfileSwitcher
     from screen_analysis.tui.screens.login import LoginScreen
@@ -61,13 +61,15 @@ def start_line(why: NotConnected) -> str:
     return why.message
 
 
-def _previews(graphics: Graphics, cache: DiskCache | None) -> ImagePreviews:
-    """Images for the widgets; Pillow is imported only when they are drawn."""
+def _previews(graphics: Graphics, cache: DiskCache | None, current: CurrentClient) -> ImagePreviews:
+    """Images for the widgets, fetched with the client in use; Pillow is imported only when
+    they are drawn."""
     if not graphics.enabled:
-        return ImagePreviews(graphics, None)
+        return ImagePreviews(graphics, None, current.is_api_origin)
     from screen_analysis.images.service import ImagePipeline
 
-    return ImagePreviews(graphics, ImagePipeline(None, disk=cache))
+    pipeline = ImagePipeline(current.fetch_image, disk=cache)
+    return ImagePreviews(graphics, pipeline, current.is_api_origin)
 
 
 class ScreenAnalysisApp(App[int]):
@@ -114,8 +116,8 @@ class ScreenAnalysisApp(App[int]):
         self.start_demo = start_demo
         self.save_key = save_key
         self.make_client = make_client
-        self.client: ScreenAnalysisClient | None = None
-        self.previews = _previews(graphics or Graphics(), image_cache)
+        self.current = CurrentClient()
+        self.previews = _previews(graphics or Graphics(), image_cache, self.current)
         self.themes_loaded = themes if themes is not None else load_themes(user_theme_dir())
         register_themes(self, self.themes_loaded.themes)
         self._theme_note = ""
@@ -157,9 +159,8 @@ class ScreenAnalysisApp(App[int]):
             lines = ["[keymap] in " + str(self.settings.config_path) + ": left out, defaults kept:"]
             self.notify("\n".join(lines + self._keymap_problems), severity="warning",
                         timeout=15, markup=False)  # fmt: skip
-        # The collector was held while the program started (see collector.py): it runs
-        # again once the first screen is drawn, or after a while at the latest.
-        self.set_timer(COLLECTOR_HELD_AT_MOST_S, collector.release)
+        self.app_suspend_signal.subscribe(self, lambda _app: self._hold("suspended", True))
+        self.app_resume_signal.subscribe(self, lambda _app: self._hold("suspended", False))
         why = self.not_connected
         if self.connection is not None:
             # Textual holds every paint while the app mounts: the main screen pushed from
@@ -171,8 +172,15 @@ class ScreenAnalysisApp(App[int]):
             await self.push_screen(self._login(), self._signed_in)
         else:
             await self.push_screen(self._welcome())
-        if self.connection is None:  # the welcome or login screen goes once signed in
-            self.call_after_refresh(collector.release, keep=False)
+
+    def watch_app_focus(self, focused: bool) -> None:
+        """The terminal lost or regained focus: auto-refreshes wait while it is away."""
+        self._hold("focus", not focused)
+
+    def _hold(self, reason: str, held: bool) -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, MainScreen):
+                screen.hold_refresh(reason, held)
 
     async def on_unmount(self) -> None:
         """Close the client's connections."""
@@ -212,43 +220,42 @@ class ScreenAnalysisApp(App[int]):
         if connection is not None:
             await self.browse(connection)
 
+    @property
+    def client(self) -> ScreenAnalysisClient | None:
+        """The client in use, if connected."""
+        return self.current.client if self.current.connected else None
+
     async def _close_client(self) -> None:
-        if self.client is not None:
-            client, self.client = self.client, None
-            await client.aclose()
+        stale = self.current.replace(None)
+        if stale is not None:
+            await stale.aclose()
 
     async def browse(self, connection: Connection, settings: Settings | None = None) -> None:
         """Open a client for `connection` and show the main screen (replacing any other);
         with `settings`, those of the profile switched to. The old client is closed once
         the new one exists; nothing of the old server's view is kept."""
-        stale, self.client = self.client, self.make_client(connection)
+        stale = self.current.replace(self.make_client(connection))
         if stale is not None:
             await stale.aclose()
         if settings is not None:
             self._adopt(settings)
         self.connection = connection
-        self._fetch_images_with(self.client)
         where = "demo" if connection.is_demo else clean(connection.base_url)
         self.sub_title = f"{clean(connection.profile)} · {where}" if connection.profile else where
         key = server_key(connection.base_url, is_demo=connection.is_demo)
         self.remembered = self.remembered.for_server(key)
         self._report_state_problem(self.remembered.problem)
         screen = MainScreen(
-            self.client,
+            self.current,
             settings=self.settings,
             remembered=self.remembered,
-            base_url=connection.base_url,
             refresh_interval=refresh_interval(self.settings, demo=connection.is_demo),
             clock=self.clock,
+            previews=self.previews,
         )
         while len(self.screen_stack) > 1:
             await self.pop_screen()
         await self.push_screen(screen)
-
-    def _fetch_images_with(self, client: ScreenAnalysisClient) -> None:
-        if self.previews.pipeline is not None:
-            self.previews.pipeline.fetch = client.fetch_image
-        self.previews.is_api_origin = client.is_api_origin
 
     def _adopt(self, settings: Settings) -> None:
         """The switched-to profile's settings: its theme and keymap apply at once."""
@@ -303,12 +310,11 @@ class ScreenAnalysisApp(App[int]):
 
         async def renewed(connection: Connection | None) -> None:
             if connection is None:
-                main.resume(None)
+                main.resume(False)
                 return
-            stale, self.client = self.client, self.make_client(connection)
-            self._fetch_images_with(self.client)
+            stale = self.current.replace(self.make_client(connection))
             self.connection = connection
-            main.resume(self.client)
+            main.resume(True)
             if stale is not None:
                 await stale.aclose()
 
@@ -359,8 +365,13 @@ class ScreenAnalysisApp(App[int]):
             self.push_screen(ThemePicker(on_chosen=self._save_theme))
 
     def _save_theme(self, name: str) -> None:
+        self._write_theme(name)
+
+    @work(group="config-file", exit_on_error=False)
+    async def _write_theme(self, name: str) -> None:
+        """Save the theme kept in the config file (off the event loop)."""
         try:
-            save_config_values(self.settings.config_path, theme=name)
+            await asyncio.to_thread(save_config_values, self.settings.config_path, theme=name)
         except (OSError, ConfigError) as exc:
             self.notify(
                 "The theme was not saved: " + clean(str(exc)), severity="warning", markup=False

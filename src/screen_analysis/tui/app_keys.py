@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from screen_analysis.tui.keys import binding_ids, key_help
 from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.screens.screen_keys import COMPARE_KEYS, HELP_KEYS, OVERVIEW_KEYS
-from screen_analysis.tui.widgets.analyses_table import AnalysesTable
+from screen_analysis.tui.widgets.table import AnalysesTable
 
 if TYPE_CHECKING:
     from screen_analysis.tui.screens.help import HelpSection

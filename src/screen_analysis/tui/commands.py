@@ -3,6 +3,7 @@ projects listed, and "Switch to NAME" for every other profile in the config."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from functools import partial
 
@@ -33,6 +34,14 @@ def highlight(matcher: Matcher, text: str) -> Content:
 class MainCommands(Provider):
     """Actions of the main screen and "Show project: …" for each project listed."""
 
+    _targets: tuple[str, ...] = ()
+
+    async def startup(self) -> None:
+        """Read the profiles one can switch to once, as the palette opens (off the loop)."""
+        switch = getattr(self.app, "profile_switch", None)
+        if switch is not None and isinstance(self.screen, MainScreen):
+            self._targets = await asyncio.to_thread(switch.targets)
+
     def _choices(self) -> list[tuple[str, Callable[[], object], str]]:
         screen = self.screen
         if not isinstance(screen, MainScreen):
@@ -46,11 +55,11 @@ class MainCommands(Provider):
         if switch is not None:
             choices += [
                 (f"Switch to {clean(name)}", partial(switch.switch, name), SWITCH_HELP)
-                for name in switch.targets()
+                for name in self._targets
             ]
         choices.append(("Show all projects", partial(screen.choose_project, None), "All projects"))
         for project_id in screen.sidebar.project_ids:
-            known = screen.book.get(project_id)
+            known = screen.sidebar.entry(project_id)
             name = clean(known.project.name) if known and known.project else clean(project_id)
             choices.append(
                 ("Show project: " + name, partial(screen.choose_project, project_id), "Project")

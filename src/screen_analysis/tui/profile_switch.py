@@ -9,11 +9,12 @@ A part the app composes (`ScreenAnalysisApp.profile_switch`); the palette lists 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Coroutine
+from typing import Any, Protocol
 
 from screen_analysis.api.describe import describe_error
 from screen_analysis.auth.connection import NotConnected, resolve_connection
-from screen_analysis.auth.key_check import KeyCheckError, KeyProblem, check_key
+from screen_analysis.auth.key_check import ClientFactory, KeyCheckError, KeyProblem, check_key
 from screen_analysis.auth.network import network_problem
 from screen_analysis.config import (
     ConfigError,
@@ -24,16 +25,38 @@ from screen_analysis.config import (
 )
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.screens.login import LoginScreen
-from screen_analysis.tui.sign_in import SignIn
+from screen_analysis.tui.sign_in import SaveKey, SignIn
 
-if TYPE_CHECKING:
-    from screen_analysis.tui.app import ScreenAnalysisApp
+
+class SwitchHost(Protocol):
+    """What a profile switch needs of the app: its settings and client factory, a way to
+    browse a checked connection, and its dialogs, notifications and workers."""
+
+    settings: Settings
+    make_client: ClientFactory
+    save_key: SaveKey | None
+
+    def browse(self, connection: Connection, settings: Settings | None = None) -> Awaitable[None]:
+        """Show the main screen for `connection` with the profile's `settings`."""
+
+    def notify(self, message: str, *, severity: Any = ..., markup: bool = ...) -> None:
+        """One notification."""
+
+    def push_screen(self, screen: Any, callback: Any = ...) -> Any:
+        """Push a screen; `callback` gets what it is dismissed with."""
+
+    def run_worker(
+        self, work: Coroutine[Any, Any, Any], *, group: str = ..., exclusive: bool = ...,
+        exit_on_error: bool = ...,
+    ) -> Any:  # fmt: skip
+        """Run `work` in a named worker."""
 
 
 class ProfileSwitcher:
     """Switch the app to another `[profiles.NAME]` without restarting."""
 
-    def __init__(self, app: ScreenAnalysisApp) -> None:
+    def __init__(self, app: SwitchHost) -> None:
+        """Switch `app` (the running app)."""
         self._app = app
 
     def targets(self) -> tuple[str, ...]:
@@ -53,7 +76,7 @@ class ProfileSwitcher:
         )
 
     def _say(self, text: str, severity: str = "error") -> None:
-        self._app.notify(text, severity=severity, markup=False)  # type: ignore[arg-type]
+        self._app.notify(text, severity=severity, markup=False)
 
     async def _switch(self, name: str) -> None:
         shown = clean(name)

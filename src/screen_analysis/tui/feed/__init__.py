@@ -3,6 +3,7 @@
 from screen_analysis.tui.feed.feed import Accepted, Feed, Listing, PageBatch, PageLoad, Refreshed
 from screen_analysis.tui.feed.refresh import RefreshJob, RefreshResult, is_in_flight, newer_than
 from screen_analysis.tui.feed.schedule import RefreshSchedule
+from screen_analysis.tui.feed.source import PageSource
 from screen_analysis.tui.feed.views import PAGE_SIZE, STATUSES, CountCache, ViewKey
 
 __all__ = [
@@ -14,6 +15,7 @@ __all__ = [
     "Listing",
     "PageBatch",
     "PageLoad",
+    "PageSource",
     "RefreshJob",
     "RefreshResult",
     "RefreshSchedule",

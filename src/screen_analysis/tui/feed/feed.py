@@ -1,10 +1,12 @@
-"""The main view's data, headless: the current view, its paging, the totals per status, and
-what an auto-refresh asks for.
+"""The main view's data, headless: the current view, its paging, what an auto-refresh asks
+for, and the requests behind the totals per status and the projects.
 
-The screen holds one `Feed`, runs its coroutines (`load`, `fetch_totals`, `run_refresh`,
-`fetch_project`) in named workers and hands each outcome back (`accept`, `fail`,
-`apply_refresh`). Every load carries its view's generation; an answer for an older
-generation is dropped. No Textual here: tests drive a feed against the reference server.
+The analyses pane (`widgets/table/pane.py`) holds one `Feed` as its page source: it runs the
+feed's coroutines (`load`, `run_refresh`) in named workers and hands each outcome back
+(`accept`, `fail`, `apply_refresh`); the status filter asks it for totals (`fetch_totals`).
+Every load carries its view's generation; an answer for an older generation is dropped. The
+client is read from the one holder (`CurrentClient`) at each request, so a renewed key
+reaches the feed at once. No Textual here: tests drive a feed against the reference server.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import contextlib
 from collections.abc import AsyncIterator, Sequence
 from typing import NamedTuple
 
-from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import BadRequestError, PaginationLoopError
 from screen_analysis.api.models import AnalysisItem, AnalysisPage, Project
@@ -25,7 +27,7 @@ from screen_analysis.tui.feed.refresh import (
     newer_than,
     page_to_ask_again,
 )
-from screen_analysis.tui.feed.views import PAGE_SIZE, CountCache, ViewKey
+from screen_analysis.tui.feed.views import PAGE_SIZE, ViewKey
 
 
 class Listing:
@@ -107,24 +109,27 @@ class Accepted(NamedTuple):
 
 
 class Refreshed(NamedTuple):
-    """What a refresh changes: rows that arrived on top, rows to update in place, and
-    whether the totals per status are worth asking again."""
+    """What a refresh changes: rows that arrived on top, rows to update in place, whether
+    the view's total moved, whether the server refused the old cursor of the page asked
+    again, and whether more rows arrived than one page holds (`gap`: the rows between the
+    new first page and the loaded ones are unknown, so the view is reloaded)."""
 
     arrived: list[AnalysisItem]
     rows: list[AnalysisItem]
     total_changed: bool
     cursor_refused: bool
+    gap: bool = False
 
 
 class Feed:
     """The current view of the main table and everything loaded for it."""
 
-    def __init__(self, client: ScreenAnalysisClient, *, page_size: int = PAGE_SIZE) -> None:
-        self.client = client
+    def __init__(self, current: CurrentClient, *, page_size: int = PAGE_SIZE) -> None:
+        """Page through views with the client `current` holds; `page_size` rows a page."""
+        self.current = current
         self.page_size = page_size
         self.view = ViewKey()
         self.generation = 0
-        self.totals = CountCache()
         self.total: int | None = None
         self.loaded = 0
         self.done = False
@@ -133,6 +138,7 @@ class Feed:
         self.failed: PageLoad | None = None
         self.error: BaseException | None = None
         self._listing = self._new_listing()
+        self._newest: AnalysisItem | None = None  # the first row of the listing
         self._project_slots = asyncio.Semaphore(PROJECT_FETCHES_AT_ONCE)
 
     # Paging
@@ -161,7 +167,7 @@ class Feed:
         key, size = self.view, self.page_size
 
         async def fetch(after: str | None) -> AnalysisPage:
-            return await self.client.list_analyses(
+            return await self.current.client.list_analyses(
                 project_id=key.project_id, status=key.status, limit=size, after=after
             )
 
@@ -209,10 +215,10 @@ class Feed:
         self.in_flight = None
         if load.replace:
             self.loaded = 0
+            self._newest = batch.items[0] if batch.items else None
         self.loaded += len(batch.items)
         if batch.total is not None:
             self.total = batch.total
-            self.totals.put(self.view, batch.total)
         self.done = batch.done
         if batch.loop_error is not None:
             self.error = batch.loop_error
@@ -257,13 +263,7 @@ class Feed:
             prefix = "Couldn't load" if self.failed.replace else "Couldn't load more"
         return "error", prefix + ": " + describe_error(self.error)
 
-    # Totals per status
-
-    def totals_wanted(self, *, fresh: bool = False) -> list[ViewKey]:
-        """The view's sibling totals to ask for: the missing ones, or (`fresh`) all but the
-        view's own (its first page brings that)."""
-        siblings = [key for key in self.view.siblings() if key != self.view]
-        return siblings if fresh else self.totals.missing(siblings)
+    # Totals per status (the status filter's source)
 
     async def fetch_totals(self, keys: Sequence[ViewKey]) -> dict[ViewKey, int]:
         """The total of each key, from a limit=1 request each (run in a worker)."""
@@ -271,11 +271,6 @@ class Feed:
             tasks = {key: group.create_task(self._first(key, limit=1)) for key in keys}
         found = {key: task.result().total for key, task in tasks.items()}
         return {key: total for key, total in found.items() if total is not None}
-
-    def put_totals(self, totals: dict[ViewKey, int]) -> None:
-        """Keep totals that arrived."""
-        for key, total in totals.items():
-            self.totals.put(key, total)
 
     # Auto-refresh
 
@@ -291,11 +286,12 @@ class Feed:
             again = group.create_task(self._again(job)) if job.again is not None else None
         rows, refused = again.result() if again is not None else ((), False)
         page = top.result()
-        return RefreshResult(job, page.items, page.total, rows, refused)
+        more = page.next_cursor is not None
+        return RefreshResult(job, page.items, page.total, rows, refused, more)
 
     async def _again(self, job: RefreshJob) -> tuple[Sequence[AnalysisItem], bool]:
         try:
-            page = await self.client.list_analyses(
+            page = await self.current.client.list_analyses(
                 project_id=job.key.project_id,
                 status=job.key.status,
                 limit=self.page_size,
@@ -305,32 +301,35 @@ class Feed:
             return (), True  # the old cursor is no longer taken: the first page still counts
         return page.items, False
 
-    def apply_refresh(
-        self, result: RefreshResult, *, top: AnalysisItem | None, at_top: bool
-    ) -> Refreshed | None:
+    def apply_refresh(self, result: RefreshResult) -> Refreshed | None:
         """What a refresh changes on screen; None when its view or generation is gone.
-        Arrivals are placed on top only when the table shows its top (nothing moves)."""
+        Rows newer than the listing's first row arrive on top; the table keeps the view
+        still around them."""
         job = result.job
         if job.generation != self.generation or job.key != self.view:
             return None
         arrived: list[AnalysisItem] = []
-        if at_top and self.error is None:
-            arrived = self._listing.seen.fresh(newer_than(result.top, top, self.view), 0)
-            self.loaded += len(arrived)
+        gap = False
+        if self.error is None:
+            newer = newer_than(result.top, self._newest, self.view)
+            gap = self._newest is not None and result.more and len(newer) >= len(result.top)
+            arrived = [] if gap else self._listing.seen.fresh(newer, 0)
+            if arrived:
+                self._newest = arrived[0]
+                self.loaded += len(arrived)
         total_changed = result.total is not None and result.total != self.total
         if result.total is not None:
             self.total = result.total
-            self.totals.put(self.view, result.total)
-        return Refreshed(arrived, result.rows, total_changed, result.cursor_refused)
+        return Refreshed(arrived, result.rows, total_changed, result.cursor_refused, gap)
 
-    # Projects
+    # Projects (the sidebar's source)
 
     async def fetch_project(self, project_id: str) -> Project:
         """One project (a few at a time; run in a worker)."""
         async with self._project_slots:
-            return await self.client.get_project(project_id)
+            return await self.current.client.get_project(project_id)
 
     async def _first(self, key: ViewKey, *, limit: int) -> AnalysisPage:
-        return await self.client.list_analyses(
+        return await self.current.client.list_analyses(
             project_id=key.project_id, status=key.status, limit=limit
         )

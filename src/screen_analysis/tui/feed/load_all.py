@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from screen_analysis.tui.feed.feed import Accepted, Feed
+from screen_analysis.tui.feed.feed import Accepted
+from screen_analysis.tui.feed.source import PageSource
 
 LOAD_ALL_MAX_ROWS = 100_000
 
@@ -32,7 +33,7 @@ class LoadProgress(NamedTuple):
 
 
 async def load_rest(
-    feed: Feed,
+    feed: PageSource,
     on_rows: Callable[[Accepted, LoadProgress], None],
     *,
     limit: int = LOAD_ALL_MAX_ROWS,

@@ -10,14 +10,19 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
 from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisStatus
 from screen_analysis.api.pagination import SeenIds
 from screen_analysis.tui.feed.views import ViewKey
 
-if TYPE_CHECKING:
-    from screen_analysis.tui.feed.feed import Listing
+
+class PageCursors(Protocol):
+    """Where loaded analyses came from: a listing's page numbers and their cursors."""
+
+    def cursor_of(self, analysis_id: str) -> tuple[int, str | None] | None:
+        """The page number `analysis_id` was loaded on and the cursor it was asked with."""
+
 
 IN_FLIGHT = (AnalysisStatus.PENDING, AnalysisStatus.PROCESSING)
 
@@ -38,13 +43,15 @@ class RefreshJob(NamedTuple):
 
 class RefreshResult(NamedTuple):
     """What a refresh brought back: the first page's rows and total, the rows of the page
-    asked again, and whether the server refused that page's old cursor."""
+    asked again, whether the server refused that page's old cursor, and whether more pages
+    follow the first."""
 
     job: RefreshJob
     top: Sequence[AnalysisItem]
     total: int | None
     again: Sequence[AnalysisItem] = ()
     cursor_refused: bool = False
+    more: bool = False
 
     @property
     def rows(self) -> list[AnalysisItem]:
@@ -57,7 +64,7 @@ def is_in_flight(item: AnalysisItem) -> bool:
     return isinstance(item, Analysis) and item.known_status in IN_FLIGHT
 
 
-def page_to_ask_again(listing: Listing, visible: Sequence[AnalysisItem]) -> str | None:
+def page_to_ask_again(listing: PageCursors, visible: Sequence[AnalysisItem]) -> str | None:
     """The cursor of the page holding most visible in-flight rows (the upper one on a tie);
     None when there are none or they are on the first page (asked anyway)."""
     pages: Counter[tuple[int, str | None]] = Counter()

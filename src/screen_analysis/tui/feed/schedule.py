@@ -8,6 +8,8 @@ lost focus or the app is suspended).
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable
 
 BACKOFF_CAP_S = 60.0
 HELD_WORDS = {"focus": "terminal not focused", "suspended": "suspended"}
@@ -17,12 +19,30 @@ class RefreshSchedule:
     """The auto-refresh interval: `base_s` (0: off), doubled after each failure up to a cap,
     back to `base_s` after a success; paused by the user; held for outside reasons."""
 
-    def __init__(self, base_s: float, cap_s: float = BACKOFF_CAP_S) -> None:
+    def __init__(
+        self,
+        base_s: float,
+        cap_s: float = BACKOFF_CAP_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """Every `base_s` seconds (0: off), backing off up to `cap_s`; `clock` tells the time
+        in seconds (injected by tests)."""
         self.base_s = base_s
         self.cap_s = cap_s
+        self.clock = clock
         self.paused = False
         self.failures = 0
         self.held: set[str] = set()
+        self._last = -math.inf
+
+    def started(self) -> None:
+        """A round starts now."""
+        self._last = self.clock()
+
+    @property
+    def due(self) -> bool:
+        """Whether a round fell due since the last one started (runs or not)."""
+        return self.clock() - self._last >= self.interval_s
 
     @property
     def enabled(self) -> bool:

@@ -34,7 +34,8 @@ class ViewKey(NamedTuple):
 
 
 class CountCache:
-    """Totals per (project, status), kept for a short time."""
+    """Totals per (project, status): the last number seen for each and when. An old number
+    is kept, and said to be stale, until a new one comes: a total never goes blank."""
 
     def __init__(
         self, ttl_s: float = COUNT_TTL_S, clock: Callable[[], float] = time.monotonic
@@ -44,11 +45,14 @@ class CountCache:
         self._values: dict[ViewKey, tuple[int, float]] = {}
 
     def get(self, key: ViewKey) -> int | None:
-        """The cached total, or None when missing or too old."""
+        """The last total seen for `key`, however old; None when none was."""
         entry = self._values.get(key)
-        if entry is None or self.clock() - entry[1] > self.ttl_s:
-            return None
-        return entry[0]
+        return None if entry is None else entry[0]
+
+    def is_fresh(self, key: ViewKey) -> bool:
+        """Whether `key`'s total was seen within the time-to-live."""
+        entry = self._values.get(key)
+        return entry is not None and self.clock() - entry[1] <= self.ttl_s
 
     def put(self, key: ViewKey, total: int) -> None:
         """Remember a total seen now."""
@@ -56,13 +60,14 @@ class CountCache:
 
     def missing(self, keys: Sequence[ViewKey]) -> list[ViewKey]:
         """The keys with no fresh total."""
-        return [key for key in keys if self.get(key) is None]
-
-    def forget(self, project_id: str | None) -> None:
-        """Drop a project's totals, so they are asked again."""
-        self._values = {k: v for k, v in self._values.items() if k.project_id != project_id}
+        return [key for key in keys if not self.is_fresh(key)]
 
     def by_status(self, project_id: str | None) -> dict[AnalysisStatus | None, int]:
-        """The fresh totals of a project's status filters (missing ones left out)."""
+        """The known totals of a project's status filters, fresh or not."""
         found = {key.status: self.get(key) for key in ViewKey(project_id).siblings()}
         return {status: total for status, total in found.items() if total is not None}
+
+    def stale(self, project_id: str | None) -> set[AnalysisStatus | None]:
+        """The status filters of a project whose known total is no longer fresh."""
+        keys = ViewKey(project_id).siblings()
+        return {key.status for key in keys if key in self._values and not self.is_fresh(key)}

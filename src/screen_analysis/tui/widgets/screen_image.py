@@ -87,7 +87,7 @@ class ScreenImage(Widget):
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
-        """Show images through `previews` (None: the app's)."""
+        """Show images through `previews` (None: no images)."""
         super().__init__(id=id, classes=classes)
         self._previews = previews
         self.settle_s = settle_s
@@ -99,9 +99,7 @@ class ScreenImage(Widget):
 
     @property
     def previews(self) -> ImagePreviews | None:
-        """The pipeline and mode in use (the app's unless given)."""
-        if self._previews is None:
-            self._previews = getattr(self._app, "previews", None)
+        """The pipeline and mode in use (None: images are off)."""
         return self._previews
 
     @property

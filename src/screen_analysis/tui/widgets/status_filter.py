@@ -1,18 +1,25 @@
-"""The status filter bar: All · Pending · Processing · Completed · Failed, with totals."""
+"""The status filter bar: All · Pending · Processing · Completed · Failed, with totals.
+
+The bar owns its totals: it asks its source (`TotalsSource`, the main view's feed) for them
+in its own worker, keeps each last number seen, and shows an old one marked stale ("~1,234")
+rather than none until a new one comes.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar
+import asyncio
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import ClassVar, Protocol
 
 from rich.cells import cell_len
-from textual import events
+from textual import events, work
 from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from screen_analysis.api.models import AnalysisStatus
+from screen_analysis.tui.feed.views import CountCache, ViewKey
 
 CHOICES: tuple[tuple[AnalysisStatus | None, str], ...] = (
     (None, "All"),
@@ -22,6 +29,15 @@ CHOICES: tuple[tuple[AnalysisStatus | None, str], ...] = (
     (AnalysisStatus.FAILED, "Failed"),
 )
 SEPARATOR = "·"
+STALE = "~"  # before a total that may be out of date (readable without colour)
+STALE_CHECK_S = 5.0
+
+
+class TotalsSource(Protocol):
+    """Where the bar's totals come from."""
+
+    async def fetch_totals(self, keys: Sequence[ViewKey]) -> dict[ViewKey, int]:
+        """The total of each key (keys the server gave none for are left out)."""
 
 
 SHORT_WORDS = ("All", "Pend", "Proc", "Done", "Fail")
@@ -33,8 +49,10 @@ def choice_texts(
     keys: bool = True,
     with_counts: bool = True,
     short: bool = False,
+    stale: Collection[AnalysisStatus | None] = (),
 ) -> list[str]:
-    """The text of each choice: its key, its word and, when known, its total."""
+    """The text of each choice: its key, its word and, when known, its total (marked with
+    `STALE` when it may be out of date)."""
     texts = []
     for number, ((status, word), short_word) in enumerate(
         zip(CHOICES, SHORT_WORDS, strict=True), start=1
@@ -43,7 +61,7 @@ def choice_texts(
         if keys:
             text = f"{number} {text}"
         if with_counts and status in counts:
-            text += f" {counts[status]:,}"
+            text += f" {STALE if status in stale else ''}{counts[status]:,}"
         texts.append(text)
     return texts
 
@@ -53,7 +71,11 @@ def line_width(texts: list[str]) -> int:
     return sum(cell_len(t) + 2 for t in texts) + cell_len(SEPARATOR) * (len(texts) - 1)
 
 
-def fitting_texts(counts: Mapping[AnalysisStatus | None, int], width: int) -> list[str]:
+def fitting_texts(
+    counts: Mapping[AnalysisStatus | None, int],
+    width: int,
+    stale: Collection[AnalysisStatus | None] = (),
+) -> list[str]:
     """The richest form of the choices that fits in `width` cells (totals go before words)."""
     forms = (
         {"keys": True, "with_counts": True},
@@ -63,14 +85,16 @@ def fitting_texts(counts: Mapping[AnalysisStatus | None, int], width: int) -> li
         {"keys": False, "with_counts": True, "short": True},
     )
     for form in forms:
-        texts = choice_texts(counts, **form)
+        texts = choice_texts(counts, stale=stale, **form)
         if line_width(texts) <= width:
             return texts
     return choice_texts(counts, keys=False, with_counts=False, short=True)
 
 
 class StatusFilter(Widget):
-    """One line of status choices; the screen sets `current` and `counts`, clicks post `Chosen`."""
+    """One line of status choices with their totals; clicks post `Chosen`. The screen says
+    which view is shown (`show_view`), a total a page brought (`seen`), and when counts
+    moved (`recount`); the bar asks for the rest itself."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "status-filter--active",
@@ -97,6 +121,8 @@ class StatusFilter(Widget):
     """The status shown (None: all)."""
     counts: reactive[dict[AnalysisStatus | None, int]] = reactive(dict, always_update=True)
     """Totals per status for the current project, where known."""
+    stale: reactive[frozenset[AnalysisStatus | None]] = reactive(frozenset)
+    """The statuses whose total shown may be out of date."""
 
     class Chosen(Message):
         """The user clicked a status."""
@@ -111,14 +137,84 @@ class StatusFilter(Widget):
             """The filter bar that posted the message."""
             return self.status_filter
 
-    def __init__(self, *, id: str | None = None) -> None:
-        """Create the bar with nothing known."""
+    class Failed(Message):
+        """Asking for the totals failed; `again` asks again."""
+
+        def __init__(self, error: Exception, again: Callable[[], None]) -> None:
+            super().__init__()
+            self.error = error
+            self.again = again
+
+    def __init__(self, source: TotalsSource | None = None, *, id: str | None = None) -> None:
+        """Create the bar with nothing known; totals come from `source` (None: only those
+        the screen passes to `seen`)."""
         super().__init__(id=id)
+        self._source = source
         self._spans: list[tuple[int, int, AnalysisStatus | None]] = []
+        self._totals = CountCache()
+        self._project: str | None = None
+
+    # Totals
+
+    def show_view(self, view: ViewKey) -> None:
+        """The table shows `view`: its status is the current one, its project's totals are
+        shown (asked for once the view's first page brings its own)."""
+        self.current = view.status
+        self._project = view.project_id
+        self._show()
+
+    def seen(self, view: ViewKey, total: int) -> None:
+        """A page brought `view`'s total: keep it, and ask for the project's other totals
+        that are missing."""
+        self._totals.put(view, total)
+        if view.project_id == self._project:
+            self._show()
+            wanted = self._totals.missing([k for k in view.siblings() if k != view])
+            if wanted:
+                self._fetch(wanted)
+
+    def recount(self, view: ViewKey) -> None:
+        """Counts moved (a refresh saw a change): ask again for every total of the view's
+        project but the view's own (its refresh brought that). The old numbers stay."""
+        if view.project_id == self._project:
+            self._fetch([k for k in view.siblings() if k != view])
+
+    def on_mount(self) -> None:
+        """Mark totals stale as they age, even when nothing else happens."""
+        self.set_interval(STALE_CHECK_S, self._show)
+
+    def recount_keys(self, keys: list[ViewKey]) -> None:
+        """Ask again for these totals."""
+        self._fetch(keys)
+
+    def _show(self) -> None:
+        self.counts = self._totals.by_status(self._project)
+        self.stale = frozenset(self._totals.stale(self._project))
+
+    @property
+    def busy(self) -> bool:
+        """Whether totals are being asked for."""
+        return any(w.node is self and not w.is_finished for w in self.workers)
+
+    @work(exclusive=True, group="counts", exit_on_error=False)
+    async def _fetch(self, keys: list[ViewKey]) -> None:
+        if self._source is None:
+            return
+        try:
+            totals = await self._source.fetch_totals(keys)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            self.post_message(self.Failed(error, lambda: self.recount_keys(keys)))
+            self._show()
+            return
+        for key, total in totals.items():
+            self._totals.put(key, total)
+        self._show()
 
     def render(self) -> Content:
         """The choices, the current one highlighted."""
-        texts = fitting_texts(self.counts, self.size.width)
+        texts = fitting_texts(self.counts, self.size.width, self.stale)
         active = self.get_visual_style("status-filter--active")
         separator = Content.styled(SEPARATOR, self.get_visual_style("status-filter--separator"))
         parts: list[Content] = []

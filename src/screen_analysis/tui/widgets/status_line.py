@@ -42,6 +42,7 @@ class StatusLine(Widget):
         "status-line--state",
         "status-line--error",
         "status-line--refresh",
+        "status-line--new",
     }
 
     DEFAULT_CSS = """
@@ -53,6 +54,7 @@ class StatusLine(Widget):
         & > .status-line--state { color: $foreground-muted; }
         & > .status-line--error { color: $error; text-style: bold; }
         & > .status-line--refresh { color: $foreground-muted; }
+        & > .status-line--new { color: $accent; text-style: bold; }
     }
     """
 
@@ -62,6 +64,8 @@ class StatusLine(Widget):
     """The table's sort ("score ▼"), empty in the server's order."""
     refresh_state: reactive[str] = reactive("", layout=False)
     """The auto-refresh state ("auto-refresh 5s", "paused"), shown at the right."""
+    unseen: reactive[int] = reactive(0, layout=False)
+    """Rows that arrived above the view, not scrolled to yet ("↑ 3 new · Home")."""
 
     def render(self) -> Content:
         """Counts, a separator and the state (an error in the error colour); the refresh
@@ -72,6 +76,10 @@ class StatusLine(Widget):
             of = "" if total is None else f" (of {total:,})"
             counts = f"Sorted by {self.sorted_by} among {self.status.loaded:,} loaded{of}"
         left = Content(counts)
+        if self.unseen:
+            left += Content(" · ") + Content.styled(
+                f"↑ {self.unseen:,} new (Home)", self.get_visual_style("status-line--new")
+            )
         if state:
             part = "status-line--error" if self.status.state == "error" else "status-line--state"
             left += Content(" · ") + Content.styled(state, self.get_visual_style(part))

@@ -2,18 +2,20 @@
 two analyses compared (`m` marks the highlighted one, `c` on another opens them side by
 side; the mark shows in the table).
 
-A part the screen composes (through `HighlightActions`), not a base class. The overview and
-compare screens are imported when first opened: the app's first screen needs neither.
+A part the screen composes (`MainScreen.insight`), given the analysis to act on. The overview
+and compare screens are imported when first opened: the app's first screen needs neither.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import TYPE_CHECKING
 
+from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.models import Analysis
 from screen_analysis.safe_text import clean
-from screen_analysis.tui.formatting import now_utc
+from screen_analysis.tui.screens.main.actions import DialogHost
 
 COMPARE_IMAGE_ROWS = 12  # each side's picture, in rows of half-cell blocks
 
@@ -21,66 +23,50 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
     from screen_analysis.insight.aggregates import Overview
-    from screen_analysis.tui.screens.main import MainScreen
     from screen_analysis.tui.widgets.screen_image import ImagePreviews
 
 
 class InsightActions:
-    """Opens the overview and the comparison; keeps the read overviews and the mark."""
+    """Opens the overview and the comparison; keeps the overviews read and the mark."""
 
-    NAMES = frozenset({"overview", "mark", "compare"})
-
-    def __init__(self, screen: MainScreen, highlighted: Callable[[], Analysis | None]) -> None:
-        """`highlighted` gives the analysis under the cursor (saying so when there is none)."""
-        self._screen = screen
-        self._highlighted = highlighted
+    def __init__(
+        self, host: DialogHost, previews: ImagePreviews | None, clock: Callable[[], datetime]
+    ) -> None:
+        """Act for `host`; images through `previews`; `clock` tells the overview "now"."""
+        self._host = host
+        self._previews = previews
+        self._clock = clock
         self.kept: dict[str | None, Overview] = {}  # by project id: kept until refreshed
         self.marked: Analysis | None = None
 
-    def _notify(self, text: str, severity: str = "information") -> None:
-        self._screen.notify(text, severity=severity, markup=False)  # type: ignore[arg-type]
-
-    def overview(self) -> None:
-        """The overview of the project shown, or of all projects."""
+    def overview(self, client: ScreenAnalysisClient, project_id: str | None) -> None:
+        """The overview of `project_id`, or of all projects (None)."""
         from screen_analysis.tui.screens.overview import OverviewScreen
 
-        screen = self._screen
-        clock = getattr(screen.app, "clock", now_utc)  # the app's clock (fixed in tests)
-        overview = OverviewScreen(
-            screen.feed.client, screen.view.project_id, kept=self.kept, clock=clock
-        )
-        screen.app.push_screen(overview)
+        self._host.show(OverviewScreen(client, project_id, kept=self.kept, clock=self._clock))
 
-    def mark(self) -> None:
-        """Mark the highlighted analysis as A of a comparison (again: unmark it)."""
-        item = self._highlighted()
-        if item is None:
-            return
+    def mark(self, item: Analysis) -> str | None:
+        """Mark `item` as A of a comparison (again: unmark it); the id marked now, if any."""
         if self.marked is not None and self.marked.id == item.id:
             self.marked = None
-            self._screen.table.mark(None)
-            self._notify("Mark removed.")
-            return
+            self._host.say("Mark removed.")
+            return None
         self.marked = item
-        self._screen.table.mark(item.id)
         label = clean(item.label) or clean(item.id)
-        self._notify(f"Marked {label} as A; press c on another analysis to compare.")
+        self._host.say(f"Marked {label} as A; press c on another analysis to compare.")
+        return item.id
 
-    def compare(self) -> None:
-        """Compare the marked analysis (A) with the highlighted one (B)."""
-        item = self._highlighted()
-        if item is None:
-            return
+    def compare(self, item: Analysis) -> None:
+        """Compare the marked analysis (A) with `item` (B)."""
         if self.marked is None:
-            self._notify("Mark an analysis with m first, then press c on another.", "warning")
+            self._host.say("Mark an analysis with m first, then press c on another.", "warning")
             return
         if self.marked.id == item.id:
-            self._notify("Highlight another analysis to compare with the marked one.", "warning")
+            self._host.say("Highlight another analysis to compare with the marked one.", "warning")
             return
         from screen_analysis.tui.screens.compare import CompareScreen
 
-        slot = image_slot(getattr(self._screen.app, "previews", None))
-        self._screen.app.push_screen(CompareScreen(self.marked, item, image_slot=slot))
+        self._host.show(CompareScreen(self.marked, item, image_slot=image_slot(self._previews)))
 
 
 def image_slot(previews: ImagePreviews | None) -> Callable[[Analysis], Widget]:

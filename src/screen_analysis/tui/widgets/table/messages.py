@@ -5,15 +5,11 @@ Handlers are named as for messages declared inside the table (`on_analyses_table
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from textual.message import Message
+from textual.widget import Widget
 
 from screen_analysis.api.models import AnalysisItem
-from screen_analysis.tui.widgets.table_order import SortOrder
-
-if TYPE_CHECKING:
-    from screen_analysis.tui.widgets.table_cursor import RowCursorView
+from screen_analysis.tui.widgets.table.order import SortOrder
 
 NAMESPACE = "analyses_table"
 
@@ -21,12 +17,12 @@ NAMESPACE = "analyses_table"
 class TableMessage(Message, namespace=NAMESPACE):
     """A message from the table; `control` is the table."""
 
-    def __init__(self, table: RowCursorView) -> None:
+    def __init__(self, table: Widget) -> None:
         super().__init__()
         self.table = table
 
     @property
-    def control(self) -> RowCursorView:
+    def control(self) -> Widget:
         """The table that posted the message."""
         return self.table
 
@@ -34,7 +30,7 @@ class TableMessage(Message, namespace=NAMESPACE):
 class TableRowMessage(TableMessage, namespace=NAMESPACE):
     """A message about one row of the table (`index`: its display row)."""
 
-    def __init__(self, table: RowCursorView, item: AnalysisItem, index: int) -> None:
+    def __init__(self, table: Widget, item: AnalysisItem, index: int) -> None:
         super().__init__(table)
         self.item = item
         self.index = index
@@ -51,14 +47,15 @@ class Selected(TableRowMessage, namespace=NAMESPACE):
 class SortChanged(TableMessage, namespace=NAMESPACE):
     """The rows are shown in another order (`order.column` None: the server's)."""
 
-    def __init__(self, table: RowCursorView, order: SortOrder) -> None:
+    def __init__(self, table: Widget, order: SortOrder) -> None:
         super().__init__(table)
         self.order = order
 
 
-class NearEnd(TableMessage, namespace=NAMESPACE):
-    """The cursor or the viewport came within the threshold of the last loaded row."""
+class Wanted(TableMessage, namespace=NAMESPACE):
+    """The reader needs `rows` rows loaded (the cursor or the view went near or past the
+    loaded end while more rows exist); the owner pages them in, one request at a time."""
 
-    def __init__(self, table: RowCursorView, loaded: int) -> None:
+    def __init__(self, table: Widget, rows: int) -> None:
         super().__init__(table)
-        self.loaded = loaded
+        self.rows = rows

@@ -26,8 +26,8 @@ from screen_analysis.tui.formatting import (
     status_glyph,
     status_word,
 )
-from screen_analysis.tui.widgets.table_layout import CELL_PADDING, Column, fit_cell, pad
-from screen_analysis.tui.widgets.table_order import SortOrder
+from screen_analysis.tui.widgets.table.layout import CELL_PADDING, Column, fit_cell, pad
+from screen_analysis.tui.widgets.table.order import SortOrder
 
 INVALID_GLYPH = "!"
 RowCells = dict[str, str]
@@ -96,10 +96,15 @@ def header_strip(columns: Sequence[Column], width: int, style: Style, order: Sor
     segments: list[Segment] = []
     for column in columns:
         title = column.title
-        if column.key == order.column:
-            fits = column.width >= len(title) + 2
-            title = f"{title} {order.arrow}" if fits else title[: column.width - 1] + order.arrow
         meta = Style.from_meta({"column": column.key})
+        if column.key == order.column and column.width < len(title) + 2:
+            # No room for " ▼" in the cell: the arrow takes the padding after it, so the
+            # title keeps every letter.
+            text = " " * CELL_PADDING + fit_cell(title, column.width, right=column.right)
+            segments.append(Segment(text + order.arrow, style + meta))
+            continue
+        if column.key == order.column:
+            title = f"{title} {order.arrow}"
         segments.append(
             Segment(pad(fit_cell(title, column.width, right=column.right)), style + meta)
         )

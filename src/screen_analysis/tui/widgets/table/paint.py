@@ -16,14 +16,14 @@ from textual.strip import Strip
 
 from screen_analysis.api.models import AnalysisItem
 from screen_analysis.safe_text import clean
-from screen_analysis.tui.widgets.table_layout import centre, fit_cell, layout_columns
-from screen_analysis.tui.widgets.table_render import (
+from screen_analysis.tui.widgets.table.layout import centre, fit_cell, layout_columns
+from screen_analysis.tui.widgets.table.render import (
     RowCells,
     header_strip,
     row_strip,
     status_class_of,
 )
-from screen_analysis.tui.widgets.table_rows import TableRows
+from screen_analysis.tui.widgets.table.rows import TableRows
 
 HEADER_HEIGHT = 1  # the table's header row
 
@@ -58,14 +58,16 @@ class TablePainter:
         *,
         top: int,
         visible: int,
+        placeholders: int,
         message: str,
         cursor: int,
         hover: int,
         flashing: Container[int],
         focus: bool,
     ) -> Strip:
-        """Line `y` of a viewport whose first row is `top`: the header, a row, the empty
-        table's message (half-way down) or blank."""
+        """Line `y` of a viewport whose first row is `top`: the header, a row, a row still
+        being loaded (`placeholders` of them after the loaded ones), the empty table's
+        message (half-way down) or blank."""
         if y < HEADER_HEIGHT:
             return self.header(width)
         if not self._rows:
@@ -74,6 +76,8 @@ class TablePainter:
             return self.blank(width)
         row = y - HEADER_HEIGHT + top
         if row >= len(self._rows):
+            if row < len(self._rows) + placeholders:
+                return self.placeholder(width, cursor=row == cursor)
             return self.blank(width)
         return self.row(
             row,
@@ -87,6 +91,14 @@ class TablePainter:
     def blank(self, width: int) -> Strip:
         """An empty line."""
         return Strip.blank(width, self.base)
+
+    def placeholder(self, width: int, *, cursor: bool) -> Strip:
+        """A row still being loaded: a muted "loading…" in the label's place."""
+        style = self.base + self._style_of("analyses-table--empty")
+        if cursor:
+            style += self._style_of("analyses-table--cursor")
+        cells = {"status": "·", "status_short": "·", "label": "loading…"}
+        return row_strip(cells, layout_columns(width), width, style, style)
 
     def message(self, width: int, text: str) -> Strip:
         """`text` centred and muted (the empty table's message)."""

@@ -2,7 +2,9 @@
 
 Only the visible lines are rendered, column widths come from the widget's width (never from
 the data), and rendered lines are cached, so appending a page costs the same with a hundred
-rows loaded or a hundred thousand.
+rows loaded or a hundred thousand. The selection is an analysis, not a row number: rows that
+arrive, change, move or are sorted never change which analysis is highlighted, and the
+highlighted row keeps its line on screen while rows arrive above it.
 """
 
 from __future__ import annotations
@@ -13,26 +15,22 @@ from typing import ClassVar, TypeAlias
 
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Region, Size
+from textual.geometry import Region
 from textual.reactive import reactive
 from textual.strip import Strip
 
-from screen_analysis.api.models import AnalysisItem
+from screen_analysis.api.models import Analysis, AnalysisItem
+from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import now_utc
-from screen_analysis.tui.widgets import table_messages as messages
-from screen_analysis.tui.widgets.scroll_speed import NearEndWatch
-from screen_analysis.tui.widgets.table_cursor import RowCursorView
-from screen_analysis.tui.widgets.table_flash import RowFlashes
-from screen_analysis.tui.widgets.table_layout import fit_cell, layout_columns
-from screen_analysis.tui.widgets.table_order import SortOrder, clicked_sort, next_sort
-from screen_analysis.tui.widgets.table_paint import HEADER_HEIGHT, TablePainter
-from screen_analysis.tui.widgets.table_render import (
-    RowCells,
-    row_cells,
-    status_of,
-)
-from screen_analysis.tui.widgets.table_rows import TableRows
-from screen_analysis.tui.widgets.table_styles import TABLE_COMPONENT_CLASSES, TABLE_CSS
+from screen_analysis.tui.widgets.table.cursor import RowCursorView
+from screen_analysis.tui.widgets.table.flash import RowFlashes
+from screen_analysis.tui.widgets.table.layout import fit_cell, layout_columns
+from screen_analysis.tui.widgets.table.messages import Highlighted, Selected, SortChanged, Wanted
+from screen_analysis.tui.widgets.table.order import SortOrder, clicked_sort, next_sort
+from screen_analysis.tui.widgets.table.paint import TablePainter
+from screen_analysis.tui.widgets.table.render import RowCells, row_cells, status_of
+from screen_analysis.tui.widgets.table.rows import TableRows
+from screen_analysis.tui.widgets.table.styles import TABLE_COMPONENT_CLASSES, TABLE_CSS
 
 __all__ = ["AnalysesTable", "SortOrder", "fit_cell", "layout_columns"]
 
@@ -50,10 +48,11 @@ class AnalysesTable(RowCursorView):
         Binding("down,j", "move('down')", "Cursor down", show=False, id="cursor-down"),
         Binding("pageup", "move('page-up')", "Page up", show=False, id="page-up"),
         Binding("pagedown", "move('page-down')", "Page down", show=False, id="page-down"),
-        Binding("home", "move('first')", "First row", show=False, id="first-row"),
+        Binding("home", "move('first')", "First row", show=False, id="first-row",
+                tooltip="First row (and the analyses that arrived)"),
         Binding("end", "move('last')", "Last loaded row", show=False, id="last-row"),
         Binding("s", "cycle_sort", "Sort", id="sort",
-                tooltip="Sort the loaded rows (score, created, label, status)"),
+                tooltip="Sort the loaded rows (score, age, label, status)"),
     ]  # fmt: skip
 
     COMPONENT_CLASSES: ClassVar[set[str]] = TABLE_COMPONENT_CLASSES
@@ -61,43 +60,37 @@ class AnalysesTable(RowCursorView):
 
     empty_message: reactive[str] = reactive("")
     """Shown, centred and muted, when there are no rows ("Loading…", "No analyses match")."""
-    near_end_threshold: int = 60
-    # When the reader moves fast (PageDown held), look this many seconds of their speed ahead,
-    # so the next page lands before they reach the last row.
-    lookahead_s: float = 0.6
-    """Rows from the last loaded row at which `NearEnd` is posted."""
+    unseen_above: reactive[int] = reactive(0)
+    """Rows that arrived above the view and have not been scrolled to yet ("↑ 3 new")."""
 
-    Highlighted: TypeAlias = messages.Highlighted
-    Selected: TypeAlias = messages.Selected
-    SortChanged: TypeAlias = messages.SortChanged
-    NearEnd: TypeAlias = messages.NearEnd
+    Highlighted: TypeAlias = Highlighted
+    Selected: TypeAlias = Selected
+    SortChanged: TypeAlias = SortChanged
+    Wanted: TypeAlias = Wanted
 
     def __init__(
         self,
         *,
         clock: Callable[[], datetime] = now_utc,
-        near_end_threshold: int | None = None,
-        lookahead_s: float | None = None,
+        lookahead: int | None = None,
         empty_message: str = "",
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
         disabled: bool = False,
     ) -> None:
-        """Create an empty table; `clock` gives "now" for the relative created times."""
+        """Create an empty table; `clock` gives "now" for the relative created times;
+        `lookahead` rows past the reader are wanted loaded (`Wanted`)."""
         super().__init__(TableRows(), name=name, id=id, classes=classes, disabled=disabled)
         self._clock = clock
-        if near_end_threshold is not None:
-            self.near_end_threshold = near_end_threshold
-        if lookahead_s is not None:
-            self.lookahead_s = lookahead_s
+        if lookahead is not None:
+            self.lookahead = lookahead
         self._project_names: dict[str, str] = {}
         self._marked: str | None = None
         self._painter = TablePainter(
             self._rows, self.get_component_rich_style, lambda item: self._cells(item)
         )
         self._flashing = RowFlashes(self.set_timer, self._end_flash)
-        self._near = NearEndWatch()
         self._now = clock()
         self.set_reactive(AnalysesTable.empty_message, empty_message)
 
@@ -117,79 +110,98 @@ class AnalysesTable(RowCursorView):
         """The order the rows are shown in (`column` None: the server's)."""
         return self._rows.order
 
+    @property
+    def flashing(self) -> bool:
+        """Whether some row is flashing after a change."""
+        return bool(self._flashing)
+
     def sort_by(self, order: SortOrder) -> None:
         """Show the loaded rows in `order` (O(n log n)); the cursor stays on its analysis."""
         if order == self._rows.order:
             return
         keep = self.highlighted_item
         self._rows.sort(order)
-        self._invalidate()
+        self._changed()
+        self.drop_placeholders()
         self._follow(keep)
-        self.refresh()
         self.post_message(self.SortChanged(self, order))
-        self._check_near_end()
+        self._check_wanted()
 
     def action_cycle_sort(self) -> None:
         """Sort by the next column of the cycle; after status, the server's order again."""
         self.sort_by(next_sort(self._rows.order))
 
     def set_items(self, items: Iterable[AnalysisItem], *, keep_id: str | None = None) -> None:
-        """Replace all rows; the cursor stays on `keep_id`'s row when present, else row 0."""
+        """Replace all rows. With `keep_id` (a reload), the cursor stays on that analysis,
+        on its line of the screen, or on the same row when it is gone; else on row 0."""
+        line = self.cursor_row - int(self.scroll_y)
+        row = self.cursor_row
         self._flashing.clear()
         self._rows.replace_all(items)
-        self._invalidate()
-        self._near.reset()
-        keep = self._rows.row_of_id(keep_id) if keep_id is not None else None
-        self.set_reactive(AnalysesTable.cursor_row, keep or 0)
-        self._hover_row = -1
-        self._update_virtual_size()
-        if keep is None:
+        self.unseen_above = 0
+        self.forget_hover()
+        self._changed()
+        if keep_id is None:
+            self.set_reactive(AnalysesTable.cursor_row, 0)
+            self._fit_placeholders()
+            self._rows_resized()
             self.scroll_to(y=0, animate=False, immediate=True)
         else:
+            kept = self._rows.row_of_id(keep_id)
+            self._fit_placeholders()
+            self._rows_resized()
+            row = self.validate_cursor_row(row if kept is None else kept)
+            self.set_reactive(AnalysesTable.cursor_row, row)
+            self.scroll_to(y=max(0, row - line), animate=False, immediate=True)
             self._scroll_cursor_into_view()
-        self.refresh()
-        self._post_highlighted()
-        self._check_near_end()
+        self._announce()
+        self._check_wanted()
 
     def append_items(self, items: Iterable[AnalysisItem]) -> None:
-        """Add rows at the end in O(len(items)); cursor and scroll position are unchanged.
+        """Add rows at the end in O(len(items)); the cursor stays on its analysis (a cursor on
+        a row that was being loaded now highlights the analysis that arrived there).
 
-        When sorted, each row goes where it belongs (bisection) and the cursor stays on its
-        analysis.
+        When sorted, each row goes where it belongs (bisection).
         """
         keep = self.highlighted_item if self._rows.sorted else None
         if self._rows.extend(items):
             if self._rows.sorted:
-                self._invalidate()
+                self._painter.invalidate()
                 self._follow(keep)
-            self._update_virtual_size()
+            self._fit_placeholders()
+            self._rows_resized()
             self.refresh()
-            self._check_near_end()
+            self._announce()
+        self._check_wanted()
 
     def prepend_items(self, items: Sequence[AnalysisItem]) -> int:
-        """Insert rows above the first one (ids already loaded are skipped); new rows flash.
-
-        The cursor stays on its analysis, except on the first row of a view scrolled to the
-        top in the server's order: there it stays on the first row, following the newest
-        (like `tail -f`). Returns how many rows were added.
-        """
-        follow_newest = self.cursor_row == 0 and int(self.scroll_y) == 0
-        follow_newest = follow_newest and not self._rows.sorted
-        keep = None if follow_newest else self.highlighted_item
+        """Insert rows that arrived above the first one (ids already loaded are skipped);
+        new rows flash. The cursor stays on its analysis and its line on screen: the view
+        does not move, and `unseen_above` counts the new rows above it. Returns how many
+        rows were added."""
+        keep = self.highlighted_item
+        line = self.cursor_row - int(self.scroll_y)
         new = self._rows.prepend(items)
         if not new:
             return 0
         self._flashing.clear()
-        self._invalidate()
-        self._update_virtual_size()
-        self._hover_row = -1
-        self._follow(keep)
-        for position in range(len(new)):
-            self._flashing.flash(position)
-        self.refresh()
+        self.forget_hover()
+        self._rows_resized()
         if keep is None:
-            self._post_highlighted()
-            self._check_near_end()
+            row = self.cursor_row + len(new)  # a placeholder row: the rows above it grew
+            self.set_reactive(AnalysesTable.cursor_row, row)
+            self.scroll_to(y=max(0, row - line), animate=False, immediate=True)
+        else:
+            self._follow(keep)
+        for item in new:
+            position = self._rows.position_of(item)
+            if position is not None:
+                self._flashing.flash(position)
+        top = int(self.scroll_y)
+        rows = (self._row_of(item) for item in new)
+        above = sum(1 for row in rows if row is not None and row < top)
+        self.unseen_above = min(self.unseen_above + above, top)
+        self._changed()
         return len(new)
 
     def update_items(self, items: Iterable[AnalysisItem]) -> list[str]:
@@ -210,66 +222,62 @@ class AnalysesTable(RowCursorView):
                 changed.append(item.id)
                 self._flashing.flash(position)
         if touched:
-            self._invalidate()
             if self._rows.sorted:
                 self._follow(keep)
-            self.refresh()
+            self._changed()
+            self._announce()  # the highlighted analysis may be a newer copy now
         return changed
+
+    def _row_of(self, item: AnalysisItem) -> int | None:
+        position = self._rows.position_of(item)
+        return None if position is None else self._rows.row_of_position(position)
 
     def set_project_names(self, names: Mapping[str, str]) -> None:
         """Show these project names (merged into those known) instead of project ids."""
         self._project_names.update(names)
-        self._invalidate()
-        self.refresh()
+        self._changed()
 
     def mark(self, analysis_id: str | None) -> None:
         """Show MARK before the label of `analysis_id` (None: no row is marked)."""
         self._marked = analysis_id
-        self._invalidate()
+        self._changed()
+
+    def find(self, query: str, start: int) -> int | None:
+        """The first loaded row at or after `start` (wrapping) whose label contains `query`,
+        in any case; None when no row does."""
+        needle = query.casefold()
+        items = self._rows.view
+        count = len(items)
+        for step in range(count):
+            index = (start + step) % count
+            item = items[index]
+            if isinstance(item, Analysis) and needle in clean(item.label).casefold():
+                return index
+        return None
+
+    def _changed(self) -> None:
+        """The rows, their order or their text changed: draw them again."""
+        self._painter.invalidate()
         self.refresh()
 
-    def _update_virtual_size(self) -> None:
-        self.virtual_size = Size(0, len(self._rows) + HEADER_HEIGHT)
-
-    def _invalidate(self) -> None:
-        self._painter.invalidate()
-
-    # Cursor, scrolling and paging
-
-    def watch_cursor_row(self, old: int, new: int) -> None:
-        """Repaint the two rows, keep the cursor visible, tell the screen, check the end."""
-        super().watch_cursor_row(old, new)
-        self._near.speed.mark(max(new, self._bottom_row))
-        self._check_near_end()
+    # Cursor and scrolling
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
-        """Scrolling (wheel, scrollbar, keys) may bring the end of the rows into view."""
+        """The rows that arrived above count as seen once scrolled to."""
         super().watch_scroll_y(old_value, new_value)
-        self._near.speed.mark(max(self.cursor_row, self._bottom_row))
-        self._check_near_end()
+        if self.unseen_above > int(new_value):
+            self.unseen_above = int(new_value)
+
+    def action_move(self, where: str) -> None:
+        """Move the cursor (see `RowCursorView.action_move`); Home also shows the arrivals."""
+        super().action_move(where)
+        if where == "first":
+            self.unseen_above = 0
 
     def watch_empty_message(self) -> None:
         """Repaint the empty message."""
         if not self._rows:
             self.refresh()
-
-    @property
-    def near_end(self) -> bool:
-        """Whether the cursor or the viewport is within the threshold of the last row.
-
-        Never while sorted: the rows shown last are not the end of the listing.
-        """
-        return not self._rows.sorted and self._near.is_near(
-            last=len(self._rows) - 1,
-            cursor=self.cursor_row,
-            bottom=self._bottom_row,
-            threshold=self.near_end_threshold,
-            lookahead_s=self.lookahead_s,
-        )
-
-    def _check_near_end(self) -> None:
-        if self._near.should_say(len(self._rows), self.near_end):
-            self.post_message(self.NearEnd(self, len(self._rows)))
 
     # Mouse
 
@@ -283,21 +291,16 @@ class AnalysesTable(RowCursorView):
     # Timers, focus, size
 
     def _on_mount(self, event: events.Mount) -> None:
-        self.set_interval(CLOCK_TICK_SECONDS, self._tick)
-
-    def _tick(self) -> None:
-        self._invalidate()
-        self.refresh()
+        self.set_interval(CLOCK_TICK_SECONDS, self._changed)
 
     def _on_resize(self, event: events.Resize) -> None:
         self._scroll_cursor_into_view()
-        self._check_near_end()
+        self._check_wanted()
 
     def notify_style_update(self) -> None:
         """Styles (theme, focus) changed: rendered lines are stale."""
         super().notify_style_update()
-        self._invalidate()
-        self.refresh()
+        self._changed()
 
     def _end_flash(self, position: int) -> None:
         if position < len(self._rows):
@@ -318,6 +321,7 @@ class AnalysesTable(RowCursorView):
             self.scrollable_content_region.width,
             top=int(self.scroll_y),
             visible=self._visible_rows,
+            placeholders=self.placeholder_rows,
             message=self.empty_message,
             cursor=self.cursor_row,
             hover=self._hover_row,

@@ -32,51 +32,51 @@ MAIN_KEYS: list[BindingType] = [
         tooltip="Load every page of the view (up to 100,000 rows); Esc stops",
         id="load-all",
     ),
-    Binding("slash", "act('find')", "Find", tooltip="Find in the loaded rows by label", id="find"),
+    Binding("slash", "find", "Find", tooltip="Find in the loaded rows by label", id="find"),
     Binding(
         "n",
-        "act('find_next')",
+        "find_next",
         "Next match",
         show=False,
         tooltip="Find the next row matching the last search",
         id="find-next",
     ),
+    Binding("a", "add_project", "Add project", tooltip="Add a project by id", id="add-project"),
     Binding(
-        "a", "act('ask_project')", "Add project", tooltip="Add a project by id", id="add-project"
-    ),
-    Binding(
-        "y", "act('copy_id')", "Copy id", tooltip="Copy the analysis id (OSC 52)", id="copy-id"
+        "y",
+        "copy_id",
+        "Copy id",
+        tooltip="Copy the analysis id to the clipboard (also over SSH)",
+        id="copy-id",
     ),
     Binding(
         "Y",
-        "act('copy_url')",
+        "copy_url",
         "Copy URL",
         show=False,
-        tooltip="Copy the image URL (OSC 52)",
+        tooltip="Copy the image URL to the clipboard (also over SSH)",
         id="copy-url",
     ),
     Binding(
         "e",
-        "act('export')",
+        "export",
         "Export",
         show=False,  # in help and the palette; the footer keeps its room for browsing
         tooltip="Write the view to a CSV or JSON Lines file",
         id="export",
     ),
-    Binding(
-        "o", "act('open_image')", "Open", tooltip="Open the image in a browser", id="open-image"
-    ),
-    Binding("i", "act('show_image')", "Image", tooltip="Show the image full screen", id="image"),
+    Binding("o", "open_image", "Open", tooltip="Open the image in a browser", id="open-image"),
+    Binding("i", "show_image", "Image", tooltip="Show the image full screen", id="image"),
     Binding(
         "v",
-        "act('overview')",
+        "overview",
         "Overview",
         tooltip="Charts of the project shown (or all): scores over time, criteria, failures",
         id="overview",
     ),
     Binding(
         "m",
-        "act('mark')",
+        "mark",
         "Mark",
         show=False,
         tooltip="Mark the highlighted analysis as A of a comparison",
@@ -84,7 +84,7 @@ MAIN_KEYS: list[BindingType] = [
     ),
     Binding(
         "c",
-        "act('compare')",
+        "compare",
         "Compare",
         show=False,
         tooltip="Compare the marked analysis with the highlighted one",
@@ -92,7 +92,7 @@ MAIN_KEYS: list[BindingType] = [
     ),
     Binding(
         "b",
-        "act('toggle_sidebar')",
+        "toggle_sidebar",
         "Sidebar",
         tooltip="Fold the project sidebar away, or back",
         id="sidebar",

@@ -1,0 +1,170 @@
+"""Waiting for scoring: poll until the analyses of a scope that were pending or processing
+when the wait began have finished, or the time is up.
+
+A round reads the scope project's pending and then its processing listings through the
+client's one cursor walker — two requests while each fits a page, the app's budget of two
+pages a round — in that order, so an analysis that moves from pending to processing
+between the two requests is still seen. Analyses that arrive after the wait began are not
+waited for (on a busy project the wait would never end); the gate still counts them as
+they are when it reads the scope.
+
+Rounds are `interval` apart; a round that fails for a reason worth another try (a 429, a
+5xx, the network) is retried after twice the interval (up to a minute), and never before
+the server's Retry-After. The clock is injected: tests drive time, nothing waits on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from typing import NamedTuple, Protocol
+
+from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.api.describe import describe_error
+from screen_analysis.api.errors import APIConnectionError, RateLimitError, ServerError
+from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisStatus
+from screen_analysis.gate.scope import Scope, created_of
+from screen_analysis.insight.collect import fill
+
+BACKOFF_CAP_S = 60.0
+RETRYABLE = (RateLimitError, ServerError, APIConnectionError)
+
+
+class Clock(Protocol):
+    """Time for the wait: a monotonic reading, a sleep, and the wall clock."""
+
+    def monotonic(self) -> float:
+        """Seconds on a clock that never goes back."""
+
+    async def sleep(self, seconds: float) -> None:
+        """Wait this long."""
+
+    def now(self) -> datetime:
+        """The current UTC time."""
+
+
+class SystemClock:
+    """The real clock."""
+
+    def monotonic(self) -> float:
+        """`time.monotonic()`."""
+        return time.monotonic()
+
+    async def sleep(self, seconds: float) -> None:
+        """`asyncio.sleep`."""
+        await asyncio.sleep(seconds)
+
+    def now(self) -> datetime:
+        """`datetime.now(UTC)`."""
+        return datetime.now(UTC)
+
+
+class WaitState(NamedTuple):
+    """Where a wait stands after a round."""
+
+    waiting: int  # analyses still awaited
+    pending: int
+    processing: int
+    elapsed: float
+    timeout: float
+    rounds: int
+    failed_round: str = ""  # the reason the last round failed, when it did
+
+
+class WaitOutcome(NamedTuple):
+    """How the wait ended: `done`, or timed out with the last state."""
+
+    done: bool
+    state: WaitState
+
+
+class _InFlight:
+    """A page sink keeping the in-scope analyses of a pending or processing listing."""
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+        self.found: dict[str, tuple[float, AnalysisStatus | None]] = {}
+
+    def add_page(self, items: Iterable[AnalysisItem], total: int | None = None) -> None:
+        for item in items:
+            if isinstance(item, Analysis) and self.scope.matches(item):
+                created = created_of(item)
+                self.found[item.id] = (created.timestamp() if created else 0.0, item.known_status)
+
+
+async def in_flight(client: ScreenAnalysisClient, scope: Scope) -> _InFlight:
+    """The scope's pending and processing analyses now (pending read first)."""
+    sink = _InFlight(scope)
+    for status in (AnalysisStatus.PENDING, AnalysisStatus.PROCESSING):
+        await fill(client, sink, project_id=scope.project_id, status=status.value)
+    return sink
+
+
+async def wait_for_scoring(
+    client: ScreenAnalysisClient,
+    scope: Scope,
+    *,
+    clock: Clock,
+    timeout: float,
+    interval: float,
+    on_round: Callable[[WaitState], None] | None = None,
+) -> WaitOutcome:
+    """Poll until what was in flight in `scope` at the first round has finished.
+
+    Errors other than a 429, a 5xx or the network (a refused key, an unknown project)
+    end the wait at once; a retryable one that is still failing when the time is up is
+    raised rather than called a timeout.
+    """
+    started = clock.monotonic()
+    deadline = started + timeout
+    awaited: set[str] | None = None
+    failures, rounds = 0, 0
+    state = WaitState(0, 0, 0, 0.0, timeout, 0)
+    while True:
+        rounds += 1
+        try:
+            found = await in_flight(client, scope)
+        except RETRYABLE as exc:
+            failures += 1
+            if clock.monotonic() >= deadline:
+                raise
+            pause = min(interval * 2.0**failures, max(BACKOFF_CAP_S, interval))
+            if isinstance(exc, RateLimitError) and exc.retry_after is not None:
+                pause = max(pause, exc.retry_after)
+            state = state._replace(
+                elapsed=clock.monotonic() - started, rounds=rounds, failed_round=describe_error(exc)
+            )
+        else:
+            failures = 0
+            if awaited is None:
+                awaited = set(_newest(found, scope.last))
+            awaited &= found.found.keys()
+            statuses = [found.found[i][1] for i in awaited]
+            state = WaitState(
+                len(awaited),
+                statuses.count(AnalysisStatus.PENDING),
+                statuses.count(AnalysisStatus.PROCESSING),
+                clock.monotonic() - started,
+                timeout,
+                rounds,
+            )
+            if not awaited:
+                if on_round is not None:
+                    on_round(state)
+                return WaitOutcome(True, state)
+            pause = interval
+        if on_round is not None:
+            on_round(state)
+        left = deadline - clock.monotonic()
+        if left <= 0:
+            return WaitOutcome(False, state)
+        await clock.sleep(min(pause, left))  # the last round falls on the deadline itself
+
+
+def _newest(found: _InFlight, last: int | None) -> list[str]:
+    """The ids to wait for: every one in flight, or with `last` N only the N newest of
+    them (no older one can be among the scope's N newest)."""
+    ids = sorted(found.found, key=lambda i: found.found[i][0], reverse=True)
+    return ids if last is None else ids[:last]

@@ -1,0 +1,88 @@
+"""What the analyses pane needs of its page source (the main view's headless `Feed`).
+
+A Protocol, so the pane (`widgets/table/pane.py`) and the load of the rest (`load_all`) can
+be driven by any source in tests; the feed satisfies it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from screen_analysis.api.models import AnalysisItem
+from screen_analysis.tui.feed.feed import Accepted, PageBatch, PageLoad, Refreshed
+from screen_analysis.tui.feed.refresh import RefreshJob, RefreshResult
+from screen_analysis.tui.feed.views import ViewKey
+
+
+class PageSource(Protocol):
+    """One view at a time, paged in by generation; every load is asked for, run and then
+    accepted (or failed) through the source, which drops answers of an older generation."""
+
+    @property
+    def view(self) -> ViewKey:
+        """The view shown."""
+
+    @property
+    def total(self) -> int | None:
+        """The view's total as the server last said it."""
+
+    @property
+    def loaded(self) -> int:
+        """Rows of the view loaded so far."""
+
+    @property
+    def done(self) -> bool:
+        """Whether the last page of the view is loaded."""
+
+    @property
+    def started(self) -> bool:
+        """Whether a view was opened."""
+
+    @property
+    def loading(self) -> bool:
+        """Whether a load of the view is under way."""
+
+    @property
+    def error(self) -> BaseException | None:
+        """The error the last load ended with, if any."""
+
+    @property
+    def cursor_refused(self) -> bool:
+        """Whether the server refused the cursor of the page asked last."""
+
+    def open(self, key: ViewKey) -> PageLoad:
+        """Switch to `key` and ask for its first page."""
+
+    def reload(self) -> PageLoad:
+        """Ask for the view again from the top, as many rows as are loaded."""
+
+    def more(self) -> PageLoad | None:
+        """The next page to ask for, or None (loading, failed, at the end)."""
+
+    def retry(self) -> PageLoad | None:
+        """Ask again for what failed, or None."""
+
+    async def load(self, load: PageLoad) -> PageBatch:
+        """Fetch what `load` asks for."""
+
+    def accept(self, batch: PageBatch) -> Accepted | None:
+        """Take a batch's rows; None when it is stale."""
+
+    def fail(self, load: PageLoad, error: BaseException) -> bool:
+        """Record a failure; False when it is stale."""
+
+    def cancelled(self, load: PageLoad) -> None:
+        """A load's worker was cancelled."""
+
+    def paging_state(self) -> tuple[str, str]:
+        """What the status line says of paging, and the error's words."""
+
+    def plan_refresh(self, visible: Sequence[AnalysisItem]) -> RefreshJob:
+        """A refresh round of the view, given the rows on screen."""
+
+    async def run_refresh(self, job: RefreshJob) -> RefreshResult:
+        """Ask for the round's pages."""
+
+    def apply_refresh(self, result: RefreshResult) -> Refreshed | None:
+        """What the round changes on screen; None when it is stale."""

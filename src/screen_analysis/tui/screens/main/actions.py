@@ -1,0 +1,99 @@
+"""What the main screen does with one analysis: copy its id or image address, open the image
+in a browser or full screen, and the dialogs those may need.
+
+A part the screen composes (`MainScreen.on_analysis`): every method takes the analysis it
+acts on, so nothing here reaches into the screen's widgets; the host is only asked to show
+a screen, say something or run a worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
+
+from textual.screen import Screen
+
+from screen_analysis.api.models import Analysis
+from screen_analysis.tui.browser import has_graphical_browser, is_web_url, open_in_browser
+from screen_analysis.tui.widgets.screen_image import ImagePreviews
+
+
+class DialogHost(Protocol):
+    """What actions need of the screen that offers them."""
+
+    def say(self, text: str, severity: str = "information") -> None:
+        """One notification (plain text)."""
+
+    def show(self, screen: Screen[Any], then: Callable[[Any], None] | None = None) -> None:
+        """Push `screen`; `then` gets what it is dismissed with."""
+
+    def copy(self, text: str) -> str:
+        """Copy `text` to the clipboard; what was copied."""
+
+    def background(self, work: Coroutine[Any, Any, None], group: str) -> None:
+        """Run `work` in a named worker."""
+
+
+class AnalysisActions:
+    """Copy, open and show the highlighted analysis."""
+
+    def __init__(self, host: DialogHost, previews: ImagePreviews | None) -> None:
+        """Act for `host`; images through `previews` (None: images are off)."""
+        self._host = host
+        self._previews = previews
+
+    def copy_id(self, item: Analysis) -> None:
+        """Copy the analysis's id."""
+        self._host.say("Copied the id " + self._host.copy(item.id))
+
+    def copy_url(self, item: Analysis) -> None:
+        """Copy the analysis's image URL."""
+        if not item.image_url:
+            self._host.say("This analysis has no image URL.", "warning")
+            return
+        self._host.copy(item.image_url)
+        self._host.say("Copied the image URL.")
+
+    def open_image(self, item: Analysis) -> None:
+        """Open the image URL in a browser, or show it to copy."""
+        url = item.image_url or ""
+        if not is_web_url(url):
+            reason = "This image address is not an http(s) URL, so it is not opened:"
+            self.show_url(url or "(none)", reason)
+        elif has_graphical_browser():
+            self._host.background(self._open(url), "browser")
+        else:
+            self.show_url(url, "No browser on this machine; copy the address:")
+
+    def show_image(self, item: Analysis) -> None:
+        """The analysis's image full screen, its scores beside it."""
+        previews = self._previews
+        if previews is None or not previews.graphics.enabled:
+            self._host.say("Images are off; start with --images auto (or halfcell).", "warning")
+            return
+        from screen_analysis.tui.screens.image_view import ImageView
+
+        self._host.show(ImageView(item, previews))
+
+    async def _open(self, url: str) -> None:
+        """Hand the address to the browser from a thread (webbrowser blocks)."""
+        try:
+            opened = await asyncio.to_thread(open_in_browser, url)
+        except Exception:
+            self.show_url(url, "The browser could not be started; copy the address:")
+            return
+        if not opened:
+            self.show_url(url, "No browser took the address; copy it:")
+
+    def show_url(self, url: str, reason: str) -> None:
+        """Show an address with the offer to copy it."""
+
+        def copy_if_asked(copy: bool | None) -> None:
+            if copy:
+                self._host.copy(url)
+                self._host.say("Copied the image URL.")
+
+        from screen_analysis.tui.dialogs.show_url import ShowUrlDialog
+
+        self._host.show(ShowUrlDialog(url, reason), copy_if_asked)

@@ -1,0 +1,213 @@
+"""Export what the main screen shows: the view (project, status, the table's sort) to a
+CSV or JSON Lines file, with the columns of `analyses list` (`api/writers.py`).
+
+Run by the main screen in its "export" worker with what the view is (`ExportRequest`). It
+asks for a path (default: a name for the view in the current directory), which rows (the
+loaded ones, or every page through the client's one page walker, `iter_pages`, with a
+progress dialog and Esc to cancel), and before replacing a file that exists. The file is
+written beside its place and moved there at the end, so a failed or cancelled export
+leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple, Protocol, TextIO, TypeVar
+
+from textual.screen import Screen
+from textual.worker import get_current_worker
+
+from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.api.describe import describe_error
+from screen_analysis.api.errors import ScreenAnalysisError
+from screen_analysis.api.models import AnalysisItem
+from screen_analysis.api.writers import CsvWriter, JsonLinesWriter, RawWriter, raw_of
+from screen_analysis.safe_text import clean
+from screen_analysis.tui.dialogs.choice import Choice, ChoiceDialog
+from screen_analysis.tui.dialogs.progress import ProgressDialog
+from screen_analysis.tui.dialogs.prompt import EXPORT, PromptDialog
+from screen_analysis.tui.feed import ViewKey
+from screen_analysis.tui.widgets.table.order import SERVER_ORDER, SortOrder, sort_key
+
+T = TypeVar("T")
+
+EXPORT_PAGE_SIZE = 100  # the largest page the API serves
+_FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+def default_export_path(view: ViewKey, directory: Path, order: SortOrder = SERVER_ORDER) -> Path:
+    """`analyses-<project|all>-<status|all>[-by-<column>[-desc]].csv` in `directory`."""
+    parts = [view.project_id or "all", view.status or "all"]
+    if order.column is not None:
+        parts.append(f"by-{order.column}" + ("-desc" if order.descending else ""))
+    name = "-".join(_UNSAFE_NAME.sub("_", part)[:60] for part in parts)
+    return directory / f"analyses-{name}.csv"
+
+
+def export_format(path: Path) -> str | None:
+    """ "csv" or "jsonl" by the file's suffix; None for any other."""
+    return _FORMATS.get(path.suffix.lower())
+
+
+def make_export_writer(fmt: str, out: TextIO) -> RawWriter:
+    """The writer for an export format (the same as `analyses list --format`)."""
+    return CsvWriter(out) if fmt == "csv" else JsonLinesWriter(out)
+
+
+@contextlib.contextmanager
+def replacing(path: Path) -> Iterator[TextIO]:
+    """A file written beside `path` and moved over it when the block ends well; removed
+    when it does not (an error, a cancel)."""
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    try:
+        with partial.open("w", encoding="utf-8", newline="") as out:
+            yield out
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def write_rows(path: Path, fmt: str, items: Sequence[AnalysisItem]) -> int:
+    """Write `items` to `path` in `fmt`; the number of rows written."""
+    with replacing(path) as out:
+        writer = make_export_writer(fmt, out)
+        writer.write(raw_of(items))
+        writer.close()
+    return len(items)
+
+
+def in_order(rows: Sequence[tuple[AnalysisItem, Any]], order: SortOrder) -> list[Any]:
+    """The raw rows of (item, raw) pairs in server order, put in the table's `order` (the
+    table's own sort key, so a file lists them as the screen does)."""
+    if order.column is None:
+        return [raw for _item, raw in rows]
+    ranked = sorted(range(len(rows)), key=lambda i: sort_key(rows[i][0], i, order))
+    if order.descending:
+        ranked.reverse()  # the keys of a descending order are read backwards
+    return [rows[i][1] for i in ranked]
+
+
+class ExportRequest(NamedTuple):
+    """What the view is when `e` is pressed: its key, the loaded rows in the table's order,
+    that order, the server's total, whether every page is loaded, and the client for the
+    rest."""
+
+    view: ViewKey
+    rows: Sequence[AnalysisItem]
+    order: SortOrder
+    total: int | None
+    everything_loaded: bool
+    client: ScreenAnalysisClient
+
+
+class ExportHost(Protocol):
+    """What an export needs of the screen: dialogs it waits for, and notifications."""
+
+    def say(self, text: str, severity: str = "information") -> None:
+        """One notification (plain text)."""
+
+    async def ask(self, screen: Screen[T]) -> T:
+        """Push `screen` and wait for what it is dismissed with (in a worker)."""
+
+    async def show_progress(self, progress: ProgressDialog, closed: Callable[[Any], None]) -> None:
+        """Push the progress dialog; `closed` gets what it is dismissed with."""
+
+    def is_shown(self, screen: Screen[Any]) -> bool:
+        """Whether `screen` is the one on top."""
+
+
+async def export_view(host: ExportHost, request: ExportRequest) -> None:
+    """Ask where and what, then write (run in the screen's "export" worker)."""
+    view, rows, order, total = request.view, request.rows, request.order, request.total
+    initial = default_export_path(view, Path.cwd(), order)
+    answer = await host.ask(PromptDialog(EXPORT, str(initial)))
+    if not answer:
+        return
+    path = Path(answer).expanduser()
+    path = path if path.is_absolute() else Path.cwd() / path
+    fmt = export_format(path)
+    if fmt is None:
+        host.say("Export to a .csv or a .jsonl file; nothing was written.", "warning")
+        return
+    every_page = False
+    if not request.everything_loaded:
+        counted = "" if total is None else f" ({total:,})"
+        which = await host.ask(
+            ChoiceDialog(
+                "Export which analyses of this view?",
+                [
+                    Choice("l", "loaded", f"The {len(rows):,} loaded"),
+                    Choice("a", "all", f"Every page{counted}"),
+                ],
+            )
+        )
+        if which is None:
+            return
+        every_page = which == "all"
+    if path.is_dir():
+        host.say(f"{clean(str(path))} is a directory; nothing was written.", "warning")
+        return
+    if path.exists():
+        replace = await host.ask(
+            ChoiceDialog(
+                f"{clean(str(path))} exists. Replace it?",
+                [Choice("y", "replace", "Replace it"), Choice("n", "keep", "Keep it")],
+            )
+        )
+        if replace != "replace":
+            host.say("The file was kept; nothing was written.")
+            return
+    try:
+        if every_page:
+            count = await _write_pages(host, path, fmt, request)
+        else:
+            count = await asyncio.to_thread(write_rows, path, fmt, rows)
+    except asyncio.CancelledError:
+        host.say("Export cancelled; nothing was written.", "warning")
+        raise
+    except (OSError, ScreenAnalysisError) as exc:
+        host.say("The export failed: " + clean(describe_error(exc)), "error")
+        return
+    host.say(f"Wrote {count:,} analyses to {clean(str(path))}.")
+
+
+async def _write_pages(host: ExportHost, path: Path, fmt: str, request: ExportRequest) -> int:
+    """Every page of the view through the client's page walker, with a progress dialog;
+    streamed in the server's order, or gathered and sorted like the table."""
+    worker = get_current_worker()
+    progress = ProgressDialog(f"Exporting to {clean(path.name)}…", request.total)
+
+    def closed(result: bool | None) -> None:
+        if result is None:
+            worker.cancel()  # Esc
+
+    await host.show_progress(progress, closed)
+    view, order = request.view, request.order
+    pages = request.client.iter_pages(
+        view.project_id, view.status, limit=EXPORT_PAGE_SIZE, prefetch=True
+    )
+    count = 0
+    gathered: list[tuple[AnalysisItem, Any]] = []
+    try:
+        with replacing(path) as out:
+            writer = make_export_writer(fmt, out)
+            async for page in pages:
+                if order.column is None:
+                    writer.write(page.raw_items)
+                else:
+                    gathered.extend(zip(page.items, page.raw_items, strict=False))
+                count += len(page.items)
+                progress.advance(len(page.items))
+            if gathered:
+                writer.write(in_order(gathered, order))
+            writer.close()
+    finally:
+        if host.is_shown(progress):
+            progress.finish()
+    return count

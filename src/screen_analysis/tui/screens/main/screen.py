@@ -1,0 +1,412 @@
+"""The main screen: project sidebar, status filter, analyses pane and detail.
+
+The screen composes widgets that own their data, each with the main view's headless `Feed`
+as its source: the analyses pane pages, refreshes and loads its rows, the status filter its
+totals, the sidebar its projects. The screen routes only what crosses widgets (the
+highlighted analysis to the detail, rows and moves to the counts, the view chosen) and
+every failure to its one problem desk; it offers the keys that act on the highlighted
+analysis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from datetime import datetime
+from typing import Any, ClassVar, TypeVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Header
+
+from screen_analysis.api.current import CurrentClient
+from screen_analysis.api.models import Analysis, AnalysisItem
+from screen_analysis.config import Settings
+from screen_analysis.safe_text import clean, shorten
+from screen_analysis.state import RememberedProjects
+from screen_analysis.tui.clipboard import copy_text
+from screen_analysis.tui.dialogs.progress import ProgressDialog
+from screen_analysis.tui.feed import Feed, RefreshSchedule, ViewKey
+from screen_analysis.tui.formatting import now_utc
+from screen_analysis.tui.one import One
+from screen_analysis.tui.screens.main.actions import AnalysisActions
+from screen_analysis.tui.screens.main.insight import InsightActions
+from screen_analysis.tui.screens.main.keys import MAIN_KEYS
+from screen_analysis.tui.screens.main.problems import ProblemDesk
+from screen_analysis.tui.widgets.analysis_detail import AnalysisDetail
+from screen_analysis.tui.widgets.key_bar import KeyBar
+from screen_analysis.tui.widgets.project_sidebar import ProjectSidebar
+from screen_analysis.tui.widgets.screen_image import ImagePreviews
+from screen_analysis.tui.widgets.status_filter import CHOICES, StatusFilter
+from screen_analysis.tui.widgets.status_line import StatusLine
+from screen_analysis.tui.widgets.table import AnalysesPane, AnalysesTable
+
+T = TypeVar("T")
+
+
+class MainScreen(Screen[None]):
+    """Browse analyses: choose a project and a status, page through, read one in detail."""
+
+    # Textual's own annotation makes a ClassVar annotation here a type error.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]  # noqa: RUF012
+    AUTO_FOCUS = "AnalysesTable"
+
+    BINDINGS: ClassVar[list[BindingType]] = MAIN_KEYS
+
+    pane = One(AnalysesPane)
+    table = One(AnalysesTable)
+    sidebar = One(ProjectSidebar)
+    detail = One(AnalysisDetail)
+    status_filter = One(StatusFilter)
+    status_line = One(StatusLine)
+
+    class ChangeConnection(Message):
+        """The user wants to connect to another server or with another key."""
+
+    class KeyRejected(Message):
+        """The server refused the key: the app asks for another, then calls `resume`."""
+
+        def __init__(self, screen: MainScreen, detail: str) -> None:
+            super().__init__()
+            self.screen = screen
+            self.detail = detail
+
+    def __init__(
+        self,
+        current: CurrentClient,
+        *,
+        settings: Settings,
+        remembered: RememberedProjects,
+        refresh_interval: float,
+        clock: Callable[[], datetime] = now_utc,
+        previews: ImagePreviews | None = None,
+        schedule: RefreshSchedule | None = None,
+    ) -> None:
+        """Browse with the client `current` holds; pinned projects from `settings`, others
+        from `remembered`; auto-refresh every `refresh_interval` seconds (0: off) unless a
+        `schedule` is given; images through `previews`; `clock` tells the ages."""
+        super().__init__()
+        self.feed = Feed(current)
+        self.settings = settings
+        self.remembered = remembered
+        self._clock = clock
+        self._previews = previews
+        self._schedule = schedule or RefreshSchedule(refresh_interval)
+        self._find_query = ""
+        self.problems = ProblemDesk(self, self._change_connection)
+        self.on_analysis = AnalysisActions(self, previews)
+        self.insight = InsightActions(self, previews, clock)
+
+    def compose(self) -> ComposeResult:
+        """Filter bar, then sidebar, the analyses pane (table, status line) and detail."""
+        yield Header()
+        yield StatusFilter(self.feed, id="status-filter")
+        with Horizontal(id="body"):
+            yield ProjectSidebar(self.feed, id="sidebar", state_path=self.settings.state_path)
+            yield AnalysesPane(self.feed, self._schedule, clock=self._clock, id="center")
+            yield AnalysisDetail(self._previews, id="detail")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        """List the known projects and open the first view."""
+        self.sidebar.want([*self.settings.projects, *self.remembered.ids])
+        self.sidebar.mark_current(None)
+        self.show_view(ViewKey())
+
+    @property
+    def view(self) -> ViewKey:
+        """The (project, status) on screen."""
+        return self.feed.view
+
+    @property
+    def narrow(self) -> bool:
+        """Below 120 columns the detail opens in place of the table."""
+        return self.has_class("-narrow")
+
+    @property
+    def busy(self) -> bool:
+        """Whether any request or file write of the screen or its widgets is under way."""
+        if self.pane.busy or self.status_filter.busy or self.sidebar.busy:
+            return True
+        return any(w.node is self and not w.is_finished for w in self.workers)
+
+    @property
+    def refreshing(self) -> bool:
+        """Whether an auto-refresh round is under way (until its answer is applied)."""
+        return self.pane.refreshing
+
+    @property
+    def schedule(self) -> RefreshSchedule:
+        """When auto-refreshes run."""
+        return self._schedule
+
+    # Views
+
+    def show_view(self, key: ViewKey) -> None:
+        """Show `key`'s analyses: the table from the top, the filter's totals, no detail."""
+        self.status_filter.show_view(key)
+        self.detail.show(None, None)
+        self.pane.show(key)
+
+    def choose_project(self, project_id: str | None) -> None:
+        """Show `project_id`'s analyses (None: all) with the current status filter."""
+        self.sidebar.mark_current(project_id)
+        if project_id is not None:
+            self._remember(project_id)
+            self.sidebar.recount([project_id])  # fresh statistics on selection
+        self.show_view(ViewKey(project_id, self.view.status))
+
+    def hold_refresh(self, reason: str, held: bool) -> None:
+        """Hold auto-refreshes for `reason` ("focus", "suspended"), or release them."""
+        self.pane.hold_refresh(reason, held)
+
+    def _remember(self, project_id: str) -> None:
+        """Remember a project for the next run (the state file is written off the loop)."""
+        remembered = self.remembered
+        if project_id not in remembered.ids:
+            self.background(asyncio.to_thread(remembered.add, project_id), "state-file")
+
+    # What crosses widgets
+
+    @on(AnalysesTable.Highlighted)
+    def _highlight_moved(self, event: AnalysesTable.Highlighted) -> None:
+        self._show_detail(event.item)
+
+    @on(AnalysesTable.Selected)
+    def _selected(self, event: AnalysesTable.Selected) -> None:
+        self._show_detail(event.item)
+        if self.narrow:
+            self.add_class("-detail-open")
+        self.detail.focus()
+
+    def _show_detail(self, item: AnalysisItem | None) -> None:
+        project_id = item.project_id if isinstance(item, Analysis) else None
+        self.detail.show(item, self.sidebar.entry(project_id) if project_id else None)
+
+    @on(AnalysesPane.RowsArrived)
+    def _rows_arrived(self, event: AnalysesPane.RowsArrived) -> None:
+        self.sidebar.want(event.project_ids)
+
+    @on(AnalysesPane.TotalSeen)
+    def _total_seen(self, event: AnalysesPane.TotalSeen) -> None:
+        self.status_filter.seen(event.view, event.total)
+
+    @on(AnalysesPane.Moved)
+    def _moved(self, event: AnalysesPane.Moved) -> None:
+        self.status_filter.recount(event.view)
+        moved = {event.view.project_id} if event.view.project_id else event.project_ids
+        self.sidebar.recount(p for p in moved if p)
+
+    @on(StatusFilter.Chosen)
+    def _status_chosen(self, event: StatusFilter.Chosen) -> None:
+        self.show_view(ViewKey(self.view.project_id, event.status))
+
+    @on(ProjectSidebar.ProjectChosen)
+    def _project_chosen(self, event: ProjectSidebar.ProjectChosen) -> None:
+        self.choose_project(event.project_id)
+        self.table.focus()
+
+    @on(ProjectSidebar.Known)
+    def _project_known(self, event: ProjectSidebar.Known) -> None:
+        self.table.set_project_names(event.names)
+        item = self.table.highlighted_item
+        if isinstance(item, Analysis) and item.project_id == event.project.project_id:
+            self._show_detail(item)
+
+    @on(ProjectSidebar.Added)
+    def _project_added(self, event: ProjectSidebar.Added) -> None:
+        self._remember(event.project_id)
+
+    @on(AnalysesPane.Failed)
+    def _pane_failed(self, event: AnalysesPane.Failed) -> None:
+        self.problems.handle(event.error, event.again, words=event.words, loaded=event.loaded)
+
+    @on(StatusFilter.Failed)
+    @on(ProjectSidebar.Failed)
+    def _counts_failed(self, event: StatusFilter.Failed | ProjectSidebar.Failed) -> None:
+        self.problems.handle(event.error, event.again, loaded=True)
+
+    # The problem desk's host
+
+    def say_problem(self, words: str) -> None:
+        """One error notification."""
+        self.notify(words, severity="error", markup=False)
+
+    def ask_for_key(self, detail: str) -> None:
+        """Ask the app for another key (the login screen over this one)."""
+        self.post_message(self.KeyRejected(self, detail))
+
+    def show_unreachable(self, error: Exception, closed: Callable[[str | None], None]) -> None:
+        """The error screen for a server that cannot be reached."""
+        from screen_analysis.problems import explain
+        from screen_analysis.tui.dialogs.error import ErrorScreen
+
+        base_url = self.feed.current.client.base_url if self.feed.current.connected else ""
+        self.app.push_screen(ErrorScreen(explain(error, base_url)), closed)
+
+    def _change_connection(self) -> None:
+        self.post_message(self.ChangeConnection())
+
+    def resume(self, renewed: bool) -> None:
+        """After the key was refused: with a new key (`renewed`), run again what it was
+        refused for; without, keep the rows and the error (r retries)."""
+        self.problems.resume(renewed)
+
+    # The actions' host
+
+    def say(self, text: str, severity: str = "information") -> None:
+        """One notification (plain text)."""
+        self.notify(text, severity=severity, markup=False)  # type: ignore[arg-type]
+
+    def show(self, screen: Screen[Any], then: Callable[[Any], None] | None = None) -> None:
+        """Push `screen`; `then` gets what it is dismissed with."""
+        self.app.push_screen(screen, then)
+
+    def copy(self, text: str) -> str:
+        """Copy `text` to the clipboard; what was copied."""
+        return copy_text(self.app, text)
+
+    def background(self, work: Coroutine[Any, Any, Any], group: str) -> None:
+        """Run `work` in a named worker of this screen."""
+        self.run_worker(work, group=group, exit_on_error=False)
+
+    async def ask(self, screen: Screen[T]) -> T:
+        """Push `screen` and wait for its answer (in a worker)."""
+        return await self.app.push_screen_wait(screen)
+
+    async def show_progress(self, progress: ProgressDialog, closed: Callable[[Any], None]) -> None:
+        """Push a progress dialog; `closed` gets what it is dismissed with."""
+        await self.app.push_screen(progress, closed)
+
+    def is_shown(self, screen: Screen[Any]) -> bool:
+        """Whether `screen` is on top."""
+        return self.app.screen is screen
+
+    # Actions (keys: MAIN_KEYS)
+
+    def action_status(self, index: int) -> None:
+        """Filter by the status at `index` of the filter bar."""
+        self.show_view(ViewKey(self.view.project_id, CHOICES[index][0]))
+
+    def action_refresh(self) -> None:
+        """Retry what failed, else reload the view keeping the highlighted analysis."""
+        self.pane.reload()
+        self.status_filter.recount(self.view)
+        if self.view.project_id is not None:
+            self.sidebar.recount([self.view.project_id])
+
+    def action_toggle_auto_refresh(self) -> None:
+        """Pause or resume the auto-refresh (the status line shows which)."""
+        self.pane.toggle_refresh()
+
+    def action_load_all(self) -> None:
+        """Load every page of the view (up to 100,000 rows), e.g. before sorting."""
+        self.pane.load_all()
+
+    def action_close_detail(self) -> None:
+        """Stop loading the rest, or go back from the detail to the table."""
+        if self.pane.stop_load_all():
+            return
+        if self.has_class("-detail-open") or self.detail.has_focus_within:
+            self.remove_class("-detail-open")
+            self.table.focus()
+
+    def action_toggle_sidebar(self) -> None:
+        """Fold the project sidebar away to give the table the width, or bring it back."""
+        self.sidebar.toggle_fold()
+
+    def action_add_project(self) -> None:
+        """Ask for a project id and add it to the sidebar."""
+        from screen_analysis.tui.dialogs.prompt import AddProjectDialog
+
+        def added(project_id: str | None) -> None:
+            if project_id:
+                self.sidebar.add(project_id)
+
+        self.show(AddProjectDialog(), added)
+
+    def action_find(self) -> None:
+        """Ask for text to find in the loaded labels."""
+        from screen_analysis.tui.dialogs.prompt import FindDialog
+
+        def found(query: str | None) -> None:
+            if query:
+                self._find_query = query
+                self._find(self.table.cursor_row)
+
+        self.show(FindDialog(self._find_query), found)
+
+    def action_find_next(self) -> None:
+        """Find the next row matching the last search (ask when there was none)."""
+        if self._find_query:
+            self._find(self.table.cursor_row + 1)
+        else:
+            self.action_find()
+
+    def _find(self, start: int) -> None:
+        table = self.table
+        index = table.find(self._find_query, start)
+        if index is None:
+            shown = repr(shorten(clean(self._find_query)))
+            self.say("No loaded row has a label containing " + shown, "warning")
+            return
+        table.move_cursor(index)
+        table.focus()
+
+    def _highlighted(self) -> Analysis | None:
+        item = self.table.highlighted_item
+        if isinstance(item, Analysis):
+            return item
+        self.say("No analysis is highlighted.", "warning")
+        return None
+
+    def action_copy_id(self) -> None:
+        """Copy the highlighted analysis's id."""
+        if (item := self._highlighted()) is not None:
+            self.on_analysis.copy_id(item)
+
+    def action_copy_url(self) -> None:
+        """Copy the highlighted analysis's image URL."""
+        if (item := self._highlighted()) is not None:
+            self.on_analysis.copy_url(item)
+
+    def action_open_image(self) -> None:
+        """Open the highlighted analysis's image in a browser, or show it to copy."""
+        if (item := self._highlighted()) is not None:
+            self.on_analysis.open_image(item)
+
+    def action_show_image(self) -> None:
+        """The highlighted analysis's image full screen."""
+        if (item := self._highlighted()) is not None:
+            self.on_analysis.show_image(item)
+
+    def action_overview(self) -> None:
+        """The overview of the project shown, or of all projects."""
+        self.insight.overview(self.feed.current.client, self.view.project_id)
+
+    def action_mark(self) -> None:
+        """Mark the highlighted analysis as A of a comparison (again: unmark it)."""
+        if (item := self._highlighted()) is not None:
+            self.table.mark(self.insight.mark(item))
+
+    def action_compare(self) -> None:
+        """Compare the marked analysis with the highlighted one."""
+        if (item := self._highlighted()) is not None:
+            self.insight.compare(item)
+
+    def action_export(self) -> None:
+        """Write the view (the loaded rows or every page) to a CSV or JSON Lines file."""
+        from screen_analysis.tui.screens.main.export import ExportRequest, export_view
+
+        table, feed = self.table, self.feed
+        request = ExportRequest(
+            self.view, list(table.items), table.row_order, feed.total, feed.done,
+            feed.current.client,
+        )  # fmt: skip
+        self.run_worker(
+            export_view(self, request), group="export", exclusive=True, exit_on_error=False
+        )

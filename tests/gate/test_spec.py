@@ -1,0 +1,188 @@
+"""The gate's spec: every value checked before any request, one line naming the option."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from screen_analysis.api.models import CRITERIA, Criterion
+from screen_analysis.gate import GateInputError, Kind, Source, build_spec, parse_when
+from screen_analysis.gate.scope import parse_duration
+
+NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+
+
+def spec_of(**flags: object):
+    return build_spec([Source(flags)], now=NOW)
+
+
+def refused(**flags: object) -> str:
+    with pytest.raises(GateInputError) as caught:
+        spec_of(**flags)
+    message = str(caught.value)
+    assert "\n" not in message
+    return message
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2h", timedelta(hours=2)),
+        ("90m", timedelta(minutes=90)),
+        ("1h30m", timedelta(hours=1, minutes=30)),
+        ("7d", timedelta(days=7)),
+        ("2w", timedelta(weeks=2)),
+        ("45s", timedelta(seconds=45)),
+        (" 1.5H ", timedelta(hours=1.5)),
+    ],
+)
+def test_durations(text: str, expected: timedelta) -> None:
+    assert parse_duration(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "2", "h", "2x", "2h x", "-2h", "yesterday"])
+def test_not_durations(text: str) -> None:
+    assert parse_duration(text) is None
+
+
+def test_when_reads_dates_times_and_durations() -> None:
+    assert parse_when("2026-10-01", now=NOW, option="--since") == datetime(2026, 10, 1, tzinfo=UTC)
+    assert parse_when("2026-10-01T09:00Z", now=NOW, option="--since") == datetime(
+        2026, 10, 1, 9, tzinfo=UTC
+    )
+    assert parse_when("2026-10-01T09:00", now=NOW, option="--since").tzinfo is UTC
+    assert parse_when("2h", now=NOW, option="--since") == NOW - timedelta(hours=2)
+    toml_time = datetime(2026, 10, 1, 9)  # a TOML local date-time: taken as UTC
+    assert parse_when(toml_time, now=NOW, option="since") == toml_time.replace(tzinfo=UTC)
+
+
+def test_a_bad_since_names_the_option_and_the_forms() -> None:
+    message = refused(since="last tuesday", min_score="1")
+    assert message.startswith("--since: ")
+    assert "2026-10-01" in message and "2h" in message and "'last tuesday'" in message
+    assert "reaches too far back" in refused(since="99999999w", min_score="1")
+
+
+def test_every_assertion_is_read() -> None:
+    spec = spec_of(
+        project_id="proj_1",
+        label="Checkout*",
+        since="7d",
+        last="50",
+        min_score="70",
+        min=("cta_effectiveness=60", "Color-Contrast=55.5"),
+        max_failed="10%",
+        min_count="20",
+        baseline="base.json",
+        max_drop="5",
+    )
+    assert spec.scope.project_id == "proj_1"
+    assert spec.scope.label == "Checkout*"
+    assert spec.scope.since == NOW - timedelta(days=7)
+    assert spec.scope.last == 50
+    ids = [a.id for a in spec.assertions]
+    assert ids[:5] == [
+        "min-score",
+        "min:cta_effectiveness",
+        "min:color_contrast",
+        "max-failed",
+        "min-count",
+    ]
+    assert ids[5:] == ["max-drop", *(f"max-drop:{c.value}" for c in CRITERIA)]
+    thresholds = {a.id: a.threshold for a in spec.assertions}
+    assert thresholds["min:color_contrast"] == 55.5
+    assert thresholds["max-failed"] == 10
+    assert spec.baseline_file == Path("base.json")
+    assert not spec.wait and spec.timeout == 600
+
+
+@pytest.mark.parametrize(
+    ("flags", "starts"),
+    [
+        ({"min_score": "seventy"}, "--min-score: expected a number, got 'seventy'"),
+        ({"min_score": "nan"}, "--min-score: expected a finite number"),
+        ({"min_score": "inf"}, "--min-score: expected a finite number"),
+        ({"min": ("cta_effectiveness=lots",)}, "--min cta_effectiveness: expected a number"),
+        ({"min": ("cta_effectiveness",)}, "--min: expected CRITERION=N"),
+        ({"max_failed": "150"}, "--max-failed: a percentage from 0 to 100"),
+        ({"max_failed": "ten%"}, "--max-failed: expected a number"),
+        ({"min_count": "2.5"}, "--min-count: expected a whole number ≥ 0"),
+        ({"min_count": "-1"}, "--min-count: expected a whole number ≥ 0"),
+        ({"min_score": "1", "last": "0"}, "--last: expected a whole number ≥ 1"),
+        ({"min_score": "1", "timeout": "0"}, "--timeout: seconds must be > 0"),
+        ({"min_score": "1", "poll_interval": "0"}, "--poll-interval: at least 0.1 s"),
+        ({"min_score": "1", "project_id": "a/b"}, "--project-id must not contain '/'"),
+        ({"max_drop": "5"}, "--max-drop compares with a baseline"),
+        ({"max_drop": "-1", "baseline": "b.json"}, "--max-drop: points must be ≥ 0"),
+        ({"min_score": "1", "baseline": "b.json"}, "a baseline is compared with --max-drop"),
+        (
+            {"max_drop": "1", "baseline": "b.json", "baseline_since": "7d"},
+            "--baseline: a baseline file or a baseline window",
+        ),
+        (
+            {"max_drop": "1", "baseline_since": "2d", "baseline_until": "7d"},
+            "--baseline-since must be before --baseline-until",
+        ),
+        ({}, "nothing to check"),
+        ({"label": "x*"}, "nothing to check"),
+    ],
+)
+def test_bad_input_is_one_line_naming_the_option(flags: dict[str, object], starts: str) -> None:
+    assert refused(**flags).startswith(starts)
+
+
+def test_an_unknown_criterion_lists_the_documented_ones() -> None:
+    message = refused(min=("delight=3",))
+    assert message.startswith("--min: unknown criterion 'delight'")
+    for criterion in Criterion:
+        assert criterion.value in message
+
+
+def test_a_table_is_read_and_flags_win_over_it(tmp_path: Path) -> None:
+    table = Source(
+        {
+            "project_id": "proj_1",
+            "min_score": 70,
+            "min": {"cta_effectiveness": 60, "visual_clarity": 50},
+            "max_failed": 10,
+            "baseline": "baselines/release.json",
+            "max_drop": 5,
+            "wait": True,
+            "timeout": 120,
+        },
+        "[checks.release] of checks.toml",
+        tmp_path,
+    )
+    flags = Source({"min_score": "75", "min": ("cta_effectiveness=65",), "wait": None})
+    spec = build_spec([table, flags], now=NOW)
+    thresholds = {a.id: a.threshold for a in spec.assertions}
+    assert thresholds["min-score"] == 75
+    assert thresholds["min:cta_effectiveness"] == 65
+    assert thresholds["min:visual_clarity"] == 50
+    assert spec.baseline_file == tmp_path / "baselines" / "release.json"
+    assert spec.wait and spec.timeout == 120
+    assert spec.scope.project_id == "proj_1"
+    kinds = {a.kind for a in spec.assertions}
+    assert kinds == {Kind.MIN_SCORE, Kind.MIN, Kind.MAX_FAILED, Kind.MAX_DROP}
+
+
+def test_a_table_names_its_own_keys_in_errors() -> None:
+    table = Source({"min_score": "high"}, "[checks.release] of c.toml")
+    with pytest.raises(GateInputError, match=r"^min_score in \[checks.release\] of c.toml: "):
+        build_spec([table], now=NOW)
+    typo = Source({"min_scroe": 70}, "[checks.release] of c.toml")
+    with pytest.raises(GateInputError, match="unknown key 'min_scroe' in"):
+        build_spec([typo], now=NOW)
+    boolean = Source({"min_score": True}, "[checks.x] of c.toml")
+    with pytest.raises(GateInputError, match="expected a number, got 'True'"):
+        build_spec([boolean], now=NOW)
+    wait = Source({"min_score": 1, "wait": "yes"}, "[checks.x] of c.toml")
+    with pytest.raises(GateInputError, match="expected true or false"):
+        build_spec([wait], now=NOW)
+
+
+def test_a_long_bad_value_is_quoted_short() -> None:
+    message = refused(min_score="9" * 5000 + "x")
+    assert len(message) < 120
