@@ -94,7 +94,7 @@ async def hold_page_down(
         done = False
 
         def at_the_end_of_loaded_rows() -> bool:
-            return table.cursor_row >= len(table.items) - 1 and not screen.feed.done
+            return table.cursor_row >= len(table.items) - 1 and len(table.items) < rows
 
         async def sample() -> None:
             nonlocal stalled
@@ -110,7 +110,7 @@ async def hold_page_down(
         start = time.perf_counter()
         presses = 0
         try:
-            while table.cursor_row < rows - 1:
+            while table.cursor_row < rows - 1 or table.highlighted_item is None:
                 if time.monotonic() > deadline:
                     p = screen.feed
                     raise TimeoutError(

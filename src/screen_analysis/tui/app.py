@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import App
+from textual.await_complete import AwaitComplete
 from textual.binding import BindingType
 from textual.worker import Worker, WorkerState
 
@@ -172,6 +173,14 @@ class ScreenAnalysisApp(App[int]):
             await self.push_screen(self._login(), self._signed_in)
         else:
             await self.push_screen(self._welcome())
+
+    def pop_screen(self) -> AwaitComplete:
+        """Pop the top screen, its widgets' rendered lines dropped first: Textual keeps the
+        style caches of up to 1,024 widgets that are gone (textual#6665), and emptied they
+        are small. (`refresh` is what empties them; the screen is not drawn again.)"""
+        for widget in self.screen.walk_children(with_self=True):
+            widget.refresh()
+        return super().pop_screen()
 
     def watch_app_focus(self, focused: bool) -> None:
         """The terminal lost or regained focus: auto-refreshes wait while it is away."""

@@ -16,13 +16,14 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Header, Static
+from textual.widgets import Static
 
 from screen_analysis.api.models import Analysis
 from screen_analysis.insight.compare import Comparison, compare
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import DASH, local_time, status_glyph, status_word
 from screen_analysis.tui.screens.screen_keys import COMPARE_KEYS
+from screen_analysis.tui.widgets.app_header import AppHeader
 from screen_analysis.tui.widgets.diff_table import DiffTable
 from screen_analysis.tui.widgets.key_bar import KeyBar
 from screen_analysis.tui.widgets.screen_image import ScreenImage
@@ -80,7 +81,7 @@ class CompareScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """Both sides, the scores, the feedback."""
-        yield Header()
+        yield AppHeader()
         with VerticalScroll(id="compare-body"):
             with Horizontal(id="sides"):
                 for key in ("a", "b"):

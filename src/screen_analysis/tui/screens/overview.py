@@ -25,7 +25,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Header, ProgressBar, Static
+from textual.widgets import ProgressBar, Static
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.describe import describe_error
@@ -37,6 +37,7 @@ from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.screens import overview_charts as view
 from screen_analysis.tui.screens.export_dialogs import ExportPathDialog, ReplaceFileDialog
 from screen_analysis.tui.screens.screen_keys import OVERVIEW_KEYS
+from screen_analysis.tui.widgets.app_header import AppHeader
 from screen_analysis.tui.widgets.bar_rows import BarRows
 from screen_analysis.tui.widgets.column_chart import ColumnChart
 from screen_analysis.tui.widgets.key_bar import KeyBar
@@ -119,7 +120,7 @@ class OverviewScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """Progress, then the charts in a scrollable column."""
-        yield Header()
+        yield AppHeader()
         with Vertical(id="overview-progress"):
             yield Static("", id="progress-text", markup=False)
             yield ProgressBar(id="progress-bar", show_eta=False)

@@ -21,7 +21,6 @@ from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Header
 
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.models import Analysis, AnalysisItem
@@ -38,6 +37,7 @@ from screen_analysis.tui.screens.main.insight import InsightActions
 from screen_analysis.tui.screens.main.keys import MAIN_KEYS
 from screen_analysis.tui.screens.main.problems import ProblemDesk
 from screen_analysis.tui.widgets.analysis_detail import AnalysisDetail
+from screen_analysis.tui.widgets.app_header import AppHeader
 from screen_analysis.tui.widgets.key_bar import KeyBar
 from screen_analysis.tui.widgets.project_sidebar import ProjectSidebar
 from screen_analysis.tui.widgets.screen_image import ImagePreviews
@@ -103,7 +103,7 @@ class MainScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """Filter bar, then sidebar, the analyses pane (table, status line) and detail."""
-        yield Header()
+        yield AppHeader()
         yield StatusFilter(self.feed, id="status-filter")
         with Horizontal(id="body"):
             yield ProjectSidebar(self.feed, id="sidebar", state_path=self.settings.state_path)

@@ -47,6 +47,7 @@ class RowCursorView(ScrollView, can_focus=True):
         self._hover_row = -1
         self._placeholders = 0
         self._can_grow = False
+        self._total: int | None = None
         self._announced: AnalysisItem | None = None
 
     # Rows and placeholders
@@ -71,6 +72,16 @@ class RowCursorView(ScrollView, can_focus=True):
         self._can_grow = value
         if not value:
             self.drop_placeholders()
+
+    @property
+    def total(self) -> int | None:
+        """How many rows the listing holds, as the server last said (None: unknown); the
+        cursor never goes past it."""
+        return self._total
+
+    @total.setter
+    def total(self, value: int | None) -> None:
+        self._total = value
 
     @property
     def growing(self) -> bool:
@@ -209,6 +220,8 @@ class RowCursorView(ScrollView, can_focus=True):
     def _reach(self, row: int) -> None:
         """Draw placeholders up to `row` when it is past the loaded rows and more exist."""
         if self.growing and self._rows and row >= len(self._rows):
+            if self._total is not None and self._total > len(self._rows):
+                row = min(row, self._total - 1)
             self._placeholders = max(self._placeholders, row + 1 - len(self._rows))
             self._rows_resized()
 

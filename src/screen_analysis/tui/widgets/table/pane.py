@@ -227,6 +227,7 @@ class AnalysesPane(Vertical):
         self._ever_loaded = True
         table = self.table
         table.can_grow = not source.done and source.error is None
+        table.total = source.total
         if accepted.replace:
             keep = self._keep_id
             keep_id = keep[1] if keep and keep[0] == batch.load.generation else None
