@@ -14,7 +14,7 @@ from screen_analysis.api.describe import describe_error
 from screen_analysis.auth.masking import SecretRedactor
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.config import ConfigError
-from screen_analysis.safe_text import shorten_runs
+from screen_analysis.safe_text import clean, shorten_runs
 from screen_analysis.secret import SecretStr
 
 T = TypeVar("T")
@@ -34,6 +34,8 @@ def exit_code_for(exc: BaseException) -> ExitCode:
         return ExitCode.USAGE  # the server refused what the user asked (e.g. a bad --after)
     if isinstance(exc, api_errors.ScreenAnalysisError):
         return ExitCode.API
+    if isinstance(exc, OSError):
+        return ExitCode.USAGE  # the system refused a file, a stream or an address we were given
     return ExitCode.INTERNAL
 
 
@@ -62,6 +64,8 @@ def _report(exc: BaseException, *, debug: bool, secrets: list[str]) -> NoReturn:
     if debug:
         click.echo(redactor.format_exception(exc), err=True, nl=False)
     message = shorten_runs(describe_error(exc, with_request=True))
+    if isinstance(exc, OSError) and exc.strerror:
+        message = exc.strerror + (f": {clean(str(exc.filename))}" if exc.filename else "")
     if code is ExitCode.INTERNAL:
         message = f"internal error: {type(exc).__name__}: {message} (run with --debug for details)"
     click.echo("Error: " + redactor.redact(message), err=True)
