@@ -3,7 +3,8 @@
     uv run python screenshots/render.py [--out DIR]
 
 Writes SVG files (main view at 120×40 and 80×24, the detail of a completed and of a failed
-analysis, the main view in every shipped theme). Running it twice changes no file.
+analysis, the image in the detail and full screen, the overview, two analyses compared
+with both images, the main view in every shipped theme). Running it twice changes no file.
 """
 
 from __future__ import annotations
@@ -84,7 +85,8 @@ SHOTS: tuple[Shot, ...] = (
     Shot(
         "compare",
         (120, 40),
-        keys=(*ACME, "4", *find("Cart summary v1"), "m", *find("Cart summary v4"), "c"),
+        keys=(*ACME, "4", *find("Cart summary v1"), "m", *find("Cart summary v4 (dark)"), "c"),
+        images=True,  # each side shows its screen
     ),
     *(Shot(f"theme-{name}", (120, 40), theme=name, title=name) for name in SHIPPED_THEMES),
 )
@@ -116,9 +118,13 @@ async def _settled(pilot: Pilot[Any]) -> None:
 
 
 def _image_painted(app: ScreenAnalysisApp) -> bool:
+    """Whether every image on the screen is drawn (both sides of a comparison)."""
     from textual_image.widget import HalfcellImage
 
-    return any(widget.display for widget in app.screen.query(HalfcellImage))
+    from screen_analysis.tui.widgets.screen_image import ScreenImage
+
+    drawn = sum(1 for widget in app.screen.query(HalfcellImage) if widget.display)
+    return drawn > 0 and drawn >= len(app.screen.query(ScreenImage))
 
 
 async def render(shot: Shot, server: DemoServer, folder: Path) -> str:

@@ -155,3 +155,12 @@ def test_a_file_that_is_not_utf8_is_never_changed(tmp_path: Path) -> None:
     with pytest.raises(UserFileError, match="not UTF-8"):
         save_config_values(path, theme="screen-analysis-light")
     assert path.read_bytes() == b'theme = "\xff"\n'
+
+
+def test_the_error_keeps_the_reason_apart_from_the_line(tmp_path: Path) -> None:
+    (tmp_path / "config").write_text("not a folder")
+    path = tmp_path / "config" / "config.toml"
+    with pytest.raises(UserFileError) as info:
+        write_atomic(path, "x")
+    assert info.value.strerror == "Not a directory" and info.value.filename == str(path)
+    assert str(info.value) == f"cannot write {path}: Not a directory"

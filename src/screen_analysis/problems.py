@@ -129,9 +129,12 @@ def _other(error: BaseException, detail: str, where: str) -> Problem:
 
 
 def _file_problem(error: OSError, detail: str) -> Problem:
-    """A file on this machine: the line names it (`user_files.UserFileError` words it so;
-    a plain OSError is worded here from its file name and reason)."""
-    if type(error).__str__ is OSError.__str__ and error.filename is not None:
-        detail = clean(f"{error.filename}: {error.strerror or type(error).__name__}")
-    verb = "read" if detail.startswith("cannot read") else "written"
-    return Problem(f"A file could not be {verb}", detail, _FILE_ADVICE.get(error.errno or 0, ""))
+    """A file, a stream or an address the system refused: a `user_files.UserFileError`
+    names its file itself; a plain OSError is worded from its reason and file name."""
+    if type(error).__str__ is OSError.__str__:
+        reason = error.strerror or type(error).__name__
+        detail = clean(f"{reason}: {error.filename}" if error.filename else reason)
+        title = "The system refused it"
+    else:
+        title = "A file could not be " + ("read" if detail.startswith("cannot read") else "written")
+    return Problem(title, detail, _FILE_ADVICE.get(error.errno or 0, ""))

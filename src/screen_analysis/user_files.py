@@ -36,13 +36,16 @@ class UserFileError(OSError):
     """A user's file could not be read or written; `str()` is one line naming the file.
 
     `errno` is the cause's (EACCES, EROFS, ENOSPC, …; None for a lock held too long or a
-    file that is not UTF-8) and `filename` the path the user gave (a link, not its target,
-    never a temp file).
+    file that is not UTF-8), `strerror` the reason alone ("No space left on device") and
+    `filename` the path the user gave (a link, not its target, never a temp file).
     """
 
-    def __init__(self, path: Path, message: str, cause: OSError | None = None) -> None:
+    def __init__(
+        self, path: Path, message: str, cause: OSError | None = None, reason: str = ""
+    ) -> None:
         code = cause.errno if cause is not None else None
-        super().__init__(code, message, str(path))
+        why = reason or (cause.strerror or type(cause).__name__ if cause is not None else "")
+        super().__init__(code, why or message, str(path))
         self.path = path
         self.message = message
 
@@ -214,8 +217,8 @@ def locked(path: Path, *, timeout_s: float = LOCK_TIMEOUT_S) -> Iterator[None]:
         acquired = FileLock(lock, timeout=timeout_s)
         acquired.acquire()
     except Timeout as exc:
-        message = f"{path} is locked by another process; try again"
-        raise UserFileError(path, message) from exc
+        why = "locked by another process; try again"
+        raise UserFileError(path, f"{path} is {why}", reason=why) from exc
     except OSError as exc:
         raise UserFileError.cannot("write", path, exc) from exc
     try:
@@ -229,7 +232,8 @@ def read_locked_text(path: Path) -> str | None:
     try:
         return read_text(path)
     except UnicodeDecodeError:
-        raise UserFileError(path, f"cannot read {path}: it is not UTF-8 text") from None
+        why = "it is not UTF-8 text"
+        raise UserFileError(path, f"cannot read {path}: {why}", reason=why) from None
     except OSError as exc:
         raise UserFileError.cannot("read", path, exc) from exc
 

@@ -10,7 +10,14 @@ import httpx
 import pytest
 from PIL import Image
 
-from screen_analysis.demo.images import DESKTOP, MOBILE, ScreenStory, draw_screen, story_etag
+from screen_analysis.demo.images import (
+    DESKTOP,
+    MOBILE,
+    TALL,
+    ScreenStory,
+    draw_screen,
+    story_etag,
+)
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.images.decode import ImageDecodeError, prepare
 
@@ -68,6 +75,94 @@ def test_platform_and_scores_shape_the_picture() -> None:
     # Low colour contrast washes the picture out: less spread between dark and light.
     spread = [p.getextrema()[1] - p.getextrema()[0] for p in (good_pixels, poor_pixels)]
     assert spread[0] > spread[1]
+
+
+def picture(story: ScreenStory) -> Image.Image:
+    return Image.open(io.BytesIO(draw_screen(story))).convert("RGB")
+
+
+def test_every_screen_of_the_demo_has_a_kind() -> None:
+    from screen_analysis.demo.vocabulary import (
+        KIND_OF_SCREEN,
+        PRODUCTS,
+        SCREEN_KINDS,
+        SCREEN_VARIANTS,
+        screen_kind,
+    )
+
+    screens = {screen for product in PRODUCTS for screen in product.screens}
+    assert screens == set(KIND_OF_SCREEN)
+    assert set(KIND_OF_SCREEN.values()) == set(SCREEN_KINDS)
+    for screen, kind in KIND_OF_SCREEN.items():
+        for variant in SCREEN_VARIANTS:
+            assert screen_kind(f"{screen} v3{variant}") == kind
+    assert screen_kind("Shopping list v2 (mobile)") == "list"
+    assert screen_kind("Something else") == "landing"
+
+
+def test_each_kind_is_drawn_differently_and_deterministically() -> None:
+    labels = {
+        "list": "Shopping list",
+        "form": "Login",
+        "landing": "Landing page",
+        "dashboard": "Reports dashboard",
+        "detail": "Recipe detail",
+        "cards": "Pricing page",
+    }
+    drawn = {
+        kind: draw_screen(ScreenStory("ana_same", label, {})) for kind, label in labels.items()
+    }
+    assert len(set(drawn.values())) == len(labels)  # same id and scores, six pictures
+    assert draw_screen(ScreenStory("ana_same", "Shopping list", {})) == drawn["list"]
+
+
+def test_a_projects_screens_share_its_brand_colour() -> None:
+    steady = {"brand_consistency": 100}
+    one = picture(ScreenStory("ana_1", "Login", steady, project_id="proj_a"))
+    two = picture(ScreenStory("ana_2", "Shopping list", steady, project_id="proj_a"))
+    other = picture(ScreenStory("ana_1", "Login", steady, project_id="proj_b"))
+    corner = (DESKTOP[0] - 2, 2)  # the nav bar, in the brand colour
+    assert one.getpixel(corner) == two.getpixel(corner) != other.getpixel(corner)
+
+
+def test_a_right_to_left_screen_is_the_mirror_image() -> None:
+    plain = picture(ScreenStory("ana_rtl", "Cart summary v2", {}))
+    mirrored = picture(ScreenStory("ana_rtl", "Cart summary v2 (RTL)", {}))
+    assert mirrored.tobytes() == plain.transpose(Image.Transpose.FLIP_LEFT_RIGHT).tobytes()
+
+
+def test_a_failed_analysis_shows_what_its_message_says() -> None:
+    def failed(message: str, label: str = "Cart summary") -> Image.Image:
+        return picture(ScreenStory("ana_fail", label, {}, "failed", message))
+
+    screen = picture(ScreenStory("ana_fail", "Cart summary", {}))
+    blank = failed("No screen content detected in image")
+    assert blank.getcolors() is not None and len(blank.getcolors() or ()) == 1
+    for message in ("Image URL returned HTTP 404", "Unsupported image format: image/svg+xml"):
+        other = failed(message)
+        assert len(other.getcolors(1 << 16) or ()) > 2 and other.tobytes() != screen.tobytes()
+    timed_out = failed("Timed out fetching image")
+    bottom = timed_out.crop((0, timed_out.height - 20, timed_out.width, timed_out.height))
+    assert len(bottom.getcolors() or ()) == 1  # the rest never arrived
+    assert (
+        timed_out.crop((0, 0, timed_out.width, 40)).tobytes()
+        == screen.crop((0, 0, screen.width, 40)).tobytes()
+    )
+    assert failed("Image is too large (max 20 MB)").size == (DESKTOP[0], DESKTOP[1] * TALL)
+    broken = failed("Image could not be decoded")
+    assert broken.size == screen.size and broken.tobytes() != screen.tobytes()
+    assert story_etag(ScreenStory("a", "b", {}, "failed", "x")) != story_etag(
+        ScreenStory("a", "b", {}, "failed", "y")
+    )
+
+
+def test_the_server_draws_a_failed_analysis_from_its_message(api: httpx.Client) -> None:
+    rows: list[dict[str, Any]] = api.get(
+        "/v1/analyses", params={"limit": 100, "status": "failed"}
+    ).json()["data"]
+    blank = next(r for r in rows if r["error_message"] == "No screen content detected in image")
+    image = Image.open(io.BytesIO(api.get(blank["image_url"]).content)).convert("RGB")
+    assert len(image.getcolors() or ()) == 1
 
 
 @pytest.mark.parametrize(

@@ -100,6 +100,40 @@ async def wait_until(pilot: Pilot[Any], check: Callable[[], bool], timeout: floa
         await pilot.pause(0.02)
 
 
+class Notes(list[tuple[str, str]]):
+    """What an app notified, as (message, severity), in order."""
+
+    def messages(self, severity: str | None = None) -> list[str]:
+        """The messages (of one severity)."""
+        return [m for m, s in self if severity is None or s == severity]
+
+    def any(self, words: str) -> bool:
+        """Whether some message contains `words`."""
+        return any(words in m for m, _s in self)
+
+
+def notes_of(app: Any, monkeypatch: pytest.MonkeyPatch) -> Notes:
+    """A spy on the app's public `notify`: every notification is recorded, then shown as
+    usual. Install it before `run_test` to see what the app says while it starts."""
+    notes = Notes()
+    original = app.notify
+
+    def spy(message: str, *args: Any, **kwargs: Any) -> None:
+        notes.append((str(message), str(kwargs.get("severity", "information"))))
+        original(message, *args, **kwargs)
+
+    monkeypatch.setattr(app, "notify", spy)
+    return notes
+
+
+async def answered(pilot: Pilot[Any], server: DemoServer) -> None:
+    """Wait until the server has answered every request it received (even those whose
+    client gave up), then let the app handle whatever arrived."""
+    await wait_until(pilot, lambda: server.requests_in_flight == 0)
+    await pilot.pause()
+    await pilot.pause()
+
+
 def main_screen(pilot: Pilot[Any]) -> MainScreen:
     """The main screen (the app's current screen)."""
     screen = pilot.app.screen

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.command import CommandPalette
+from textual.widgets import OptionList
 
 from screen_analysis.demo.generator import AnalysisRow
 from screen_analysis.demo.runner import DemoServer
@@ -13,7 +18,17 @@ from screen_analysis.tui.screens.login import LoginScreen
 from screen_analysis.tui.widgets.analysis_detail import DetailText
 from screen_analysis.tui.widgets.table import AnalysesTable
 
-from .conftest import connection_to, make_app, settled, wait_until
+from .conftest import connection_to, make_app, notes_of, settled, wait_until
+
+
+def palette_offers(app: Any, title: str) -> bool:
+    """Whether the open command palette lists `title`."""
+    if not isinstance(app.screen, CommandPalette):
+        return False
+    options = app.screen.query_one(OptionList)
+    shown = (str(options.get_option_at_index(i).prompt) for i in range(options.option_count))
+    return any(title in text for text in shown)
+
 
 HOSTILE_LABELS = (
     "[bold]x[/]",
@@ -141,9 +156,10 @@ async def test_an_unreachable_server_explains_what_to_do(
 
 
 async def test_adding_an_unknown_project_says_so_and_adds_nothing(
-    tmp_path: Path, demo_server: DemoServer
+    tmp_path: Path, demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = make_app(tmp_path, connection_to(demo_server))
+    notes = notes_of(app, monkeypatch)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await settled(pilot)
         before = screen.sidebar.project_ids
@@ -152,8 +168,7 @@ async def test_adding_an_unknown_project_says_so_and_adds_nothing(
         await pilot.press("enter")
         await settled(pilot)
         assert screen.sidebar.project_ids == before
-        messages = [n.message for n in app._notifications]
-        assert any("proj_nope[b]" in m and "not added" in m for m in messages)
+        assert any("proj_nope[b]" in m and "not added" in m for m in notes.messages())
         assert "proj_nope[b]" not in app.remembered.ids
 
 
@@ -198,7 +213,7 @@ async def test_status_keys_mouse_and_palette_switch_the_filter(
         await settled(pilot)
         assert screen.status_filter.current is None
         await pilot.press("ctrl+p", *"Filter: Pending")
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: palette_offers(pilot.app, "Filter: Pending"))
         await pilot.press("enter")
         await settled(pilot)
         assert all(getattr(i, "status", None) == "pending" for i in screen.table.items)

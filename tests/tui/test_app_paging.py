@@ -7,7 +7,7 @@ from pathlib import Path
 from screen_analysis.api.models import Analysis, AnalysisStatus
 from screen_analysis.demo.runner import DemoServer
 
-from .conftest import connection_to, make_app, settled, wait_until
+from .conftest import answered, connection_to, make_app, settled, wait_until
 
 
 def page_requests(server: DemoServer) -> list[dict[str, str]]:
@@ -60,7 +60,7 @@ async def test_fast_filter_switching_under_jitter_shows_only_the_last_view(
             await pilot.press(key)
         await pilot.press("4")
         screen = await settled(pilot)
-        await pilot.pause(0.3)  # late answers, if any were to land, land now
+        await answered(pilot, server)  # late answers, if any were to land, have landed now
         items = list(screen.table.items)
         assert items, "the completed view is empty"
         assert all(isinstance(i, Analysis) and i.status is AnalysisStatus.COMPLETED for i in items)

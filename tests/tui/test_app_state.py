@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from tests.conftest import Invoke
-from tests.tui.conftest import connection_to, make_app, settled
+from tests.tui.conftest import connection_to, make_app, notes_of, settled
 
 from screen_analysis.config import data_dir
 from screen_analysis.demo.runner import DemoServer
@@ -34,14 +34,15 @@ async def test_two_running_apps_each_add_one_and_both_are_kept(
 
 @pytest.mark.parametrize("text", ['{"projects": 5}', "null", '"abc"', '{"servers": [1]}'])
 async def test_a_damaged_state_file_is_one_warning_and_the_app_works(
-    tmp_path: Path, demo_server: DemoServer, text: str
+    tmp_path: Path, demo_server: DemoServer, text: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "state.json").write_text(text, encoding="utf-8")
     app = make_app(tmp_path, connection_to(demo_server))
+    notes = notes_of(app, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await settled(pilot)
         assert screen.table.items  # the rows are there
-        warnings = [n.message for n in app._notifications if "state file" in n.message]
+        warnings = [m for m in notes.messages() if "state file" in m]
         assert len(warnings) == 1
         assert str(tmp_path / "state.json") in warnings[0]
         assert app.remembered.ids == ()

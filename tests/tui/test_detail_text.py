@@ -31,9 +31,9 @@ PROJECT = KnownProject(
 
 def test_a_criterion_line_is_as_wide_as_asked_and_its_bar_stays_inside() -> None:
     for width in (40, 60, 90):
-        line = detail_text.criterion_line("CTA effectiveness", 41, 0.3, width)
+        line = detail_text.criterion_line("CTA effectiveness", 41, "0.30", width)
         assert line.cell_length == width
-        assert line.plain.rstrip().endswith("41  w 0.3")
+        assert line.plain.rstrip().endswith("41 w 0.30")
     over = detail_text.criterion_line("Visual hierarchy", 150, None, 50).plain
     assert "·" not in over and over.rstrip().endswith("150")  # full bar, the real value beside
     under = detail_text.criterion_line("Color contrast", -3, None, 50).plain
@@ -42,8 +42,8 @@ def test_a_criterion_line_is_as_wide_as_asked_and_its_bar_stays_inside() -> None
     assert "—" in missing
     short = detail_text.criterion_line("Visual clarity", 80, None, 34)
     assert short.cell_length == 34 and short.plain[18:22] == "███▎"
-    numbers_only = detail_text.criterion_line("Visual clarity", 80, 0.2, 31)
-    assert numbers_only.plain == "Visual clarity       80  w 0.2"  # no room for a bar
+    numbers_only = detail_text.criterion_line("Visual clarity", 80, "0.20", 31)
+    assert numbers_only.plain == "Visual clarity       80 w 0.20"  # no room for a bar
 
 
 def test_the_body_has_scores_feedback_and_details_and_cleans_server_text() -> None:
@@ -71,3 +71,11 @@ def test_a_failed_a_waiting_and_an_unreadable_analysis() -> None:
     assert detail_text.body(unreadable, None, "", 60).plain.splitlines()[-1] == "ID  ana_4"
     assert detail_text.head(None).plain == "No analysis selected."
     assert detail_text.body(None, None, "", 60).plain == ""
+
+
+def test_weights_line_up_with_the_same_decimals() -> None:
+    weights = {"visual_clarity": 0.2, "color_contrast": 0.15, "cta_effectiveness": 0.3}
+    lines = [line.plain for line in detail_text.criteria_lines({}, weights, 50)]
+    shown = [line.rsplit("w ", 1)[1] for line in lines if "w " in line]
+    assert shown == ["0.20", "0.15", "0.30"]
+    assert len({len(line) for line in lines}) == 1

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.tui.conftest import connection_to, make_app, settled, wait_until
+from tests.tui.conftest import Notes, connection_to, make_app, notes_of, settled, wait_until
 
 from screen_analysis.api.writers import CSV_COLUMNS
 from screen_analysis.tui.dialogs.choice import ChoiceDialog
@@ -36,8 +36,8 @@ async def choose(pilot, key: str) -> None:
     await pilot.press(key)
 
 
-def notified(app, words: str) -> bool:
-    return any(words in str(n.message) for n in app._notifications)
+def notified(notes: Notes, words: str) -> bool:
+    return notes.any(words)
 
 
 def test_default_path_names_the_view(tmp_path: Path) -> None:
@@ -53,6 +53,7 @@ async def test_export_loaded_then_every_page(
     work.mkdir()
     monkeypatch.chdir(work)
     app = make_app(tmp_path, connection_to(demo_server))
+    notes = notes_of(app, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await settled(pilot)
         loaded = [item.id for item in screen.table.items]
@@ -61,7 +62,7 @@ async def test_export_loaded_then_every_page(
         await answer_path(pilot)  # the default, in the current directory
         await choose(pilot, "l")
         target = work / "analyses-all-all.csv"
-        await wait_until(pilot, lambda: target.exists() and notified(app, "Wrote"))
+        await wait_until(pilot, lambda: target.exists() and notified(notes, "Wrote"))
         rows = read_csv(target)
         assert rows[0] == list(CSV_COLUMNS)
         assert [row[0] for row in rows[1:]] == loaded
@@ -71,13 +72,13 @@ async def test_export_loaded_then_every_page(
         await answer_path(pilot)
         await choose(pilot, "a")
         await choose(pilot, "n")
-        await wait_until(pilot, lambda: notified(app, "The file was kept"))
+        await wait_until(pilot, lambda: notified(notes, "The file was kept"))
         assert target.read_bytes() == before
         await pilot.press("e")
         await answer_path(pilot)
         await choose(pilot, "a")
         await choose(pilot, "y")
-        await wait_until(pilot, lambda: notified(app, "Wrote 300 analyses"))
+        await wait_until(pilot, lambda: notified(notes, "Wrote 300 analyses"))
         assert isinstance(app.screen, MainScreen)
         # the same file `analyses list --all --format csv` writes
         monkeypatch.setenv("SCREEN_ANALYSIS_API_KEY", demo_server.api_key)
@@ -99,6 +100,7 @@ async def test_cancelled_export_leaves_nothing(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     app = make_app(tmp_path, connection_to(fresh_demo_server))
+    notes = notes_of(app, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(pilot)
         fresh_demo_server.faults.latency_ms = 400
@@ -106,9 +108,9 @@ async def test_cancelled_export_leaves_nothing(
         await answer_path(pilot, "slow.csv")
         await choose(pilot, "a")
         await wait_until(pilot, lambda: isinstance(app.screen, ProgressDialog))
-        await pilot.pause(0.5)
+        await wait_until(pilot, lambda: fresh_demo_server.requests_in_flight > 0)  # writing
         await pilot.press("escape")
-        await wait_until(pilot, lambda: notified(app, "Export cancelled"))
+        await wait_until(pilot, lambda: notified(notes, "Export cancelled"))
         assert isinstance(app.screen, MainScreen)
         assert not any(p.name.startswith(("slow", ".slow")) for p in tmp_path.iterdir())
 
@@ -116,11 +118,12 @@ async def test_cancelled_export_leaves_nothing(
 async def test_unknown_suffix_writes_nothing(demo_server, tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     app = make_app(tmp_path, connection_to(demo_server))
+    notes = notes_of(app, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(pilot)
         await pilot.press("e")
         await answer_path(pilot, "out.xlsx")
-        await wait_until(pilot, lambda: notified(app, "a .csv or a .jsonl"))
+        await wait_until(pilot, lambda: notified(notes, "a .csv or a .jsonl"))
         assert not (tmp_path / "out.xlsx").exists()
 
 
@@ -129,6 +132,7 @@ async def test_sorted_view_exports_in_the_tables_order(demo_server, tmp_path, mo
 
     monkeypatch.chdir(tmp_path)
     app = make_app(tmp_path, connection_to(demo_server))
+    notes = notes_of(app, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await settled(pilot)
         screen.table.sort_by(SortOrder("score", descending=True))
@@ -138,13 +142,13 @@ async def test_sorted_view_exports_in_the_tables_order(demo_server, tmp_path, mo
         await answer_path(pilot)
         target = tmp_path / "analyses-all-all-by-score-desc.csv"
         await choose(pilot, "l")
-        await wait_until(pilot, lambda: target.exists() and notified(app, "Wrote"))
+        await wait_until(pilot, lambda: target.exists() and notified(notes, "Wrote"))
         assert [row[0] for row in read_csv(target)[1:]] == shown
         await pilot.press("e")
         await answer_path(pilot)
         await choose(pilot, "a")
         await choose(pilot, "y")
-        await wait_until(pilot, lambda: notified(app, "Wrote 300 analyses"))
+        await wait_until(pilot, lambda: notified(notes, "Wrote 300 analyses"))
     rows = read_csv(target)[1:]
     scores = [row[4] for row in rows]
     present = [float(score) for score in scores if score]

@@ -22,7 +22,7 @@ import pytest
 from screen_analysis.demo.runner import DemoServer
 
 from ..conftest import demo_config
-from .conftest import connection_to, make_app, settled, wait_until
+from .conftest import connection_to, make_app, notes_of, settled, wait_until
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,7 @@ async def soak(tmp_path: Path, seconds: float, every_s: float, refresh_s: float)
     samples: list[Sample] = []
     with DemoServer(config) as server:
         app = make_app(tmp_path, connection_to(server), refresh_interval=refresh_s)
+        notes = notes_of(app, pytest.MonkeyPatch())  # the app is this run's alone
         async with app.run_test(size=(120, 40)) as pilot:
             screen = await settled(pilot)
             start = time.monotonic()
@@ -81,7 +82,7 @@ async def soak(tmp_path: Path, seconds: float, every_s: float, refresh_s: float)
                 await pilot.pause(min(every_s, max(0.0, seconds - elapsed)))
             await wait_until(pilot, lambda: not screen.refreshing, timeout=30)
             assert app.screen is screen, "no error screen came up"
-            assert not [n for n in app._notifications if n.severity == "error"]
+            assert notes.messages("error") == []
             assert screen.schedule.failures == 0
             assert screen.feed.error is None
             ids = [item.id for item in screen.table.items]

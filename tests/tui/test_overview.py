@@ -156,7 +156,7 @@ async def test_charts_read_without_colour_and_server_text_is_literal(tmp_path: P
             statuses = screen.query_one("#statuses", BarRows).render().plain
             assert "completed" in statuses and "5" in statuses
             histogram = screen.query_one("#histogram", ColumnChart).render().plain
-            assert "0 ┤" in histogram and "60" in histogram  # numbers on both axes
+            assert "0 ┼" in histogram and "60" in histogram  # numbers on both axes
             feedback = str(screen.query_one("#feedback").render())
             failures = str(screen.query_one("#failures").render())
             assert PAYLOADS[0] in feedback and PAYLOADS[1] in failures  # shown, not parsed

@@ -16,6 +16,7 @@ from screen_analysis.api.pagination import Walk
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.output import FORMATS, TableWriter, make_raw_writer
 from screen_analysis.cli.root import CliContext
+from screen_analysis.numbers import format_count
 
 MAX_PAGE = 100
 
@@ -104,11 +105,9 @@ def list_analyses(
     if listing.written == 0:
         click.echo("No analyses match.", err=True)
     elif listing.next_cursor and (not following or max_items is not None):
-        total = f" of {listing.total:,}" if isinstance(listing.total, int) else ""
-        click.echo(
-            f"Showing {listing.written:,}{total}. Next page: --after {listing.next_cursor}",
-            err=True,
-        )
+        total = f" of {format_count(listing.total)}" if isinstance(listing.total, int) else ""
+        shown = format_count(listing.written)
+        click.echo(f"Showing {shown}{total}. Next page: --after {listing.next_cursor}", err=True)
 
 
 @dataclass
@@ -147,7 +146,8 @@ async def _stream(
             if walk.pages_fetched == 0:
                 raise  # the user's own arguments (or --after) were refused
             raise CliError(
-                f"{exc}; the server refused the cursor it gave after {listing.written:,} "
+                f"{exc}; the server refused the cursor it gave after "
+                f"{format_count(listing.written)} "
                 "analyses: run the command again to restart the listing from the top",
                 ExitCode.API,
             ) from exc

@@ -1,9 +1,9 @@
 """`login`, `logout` and `auth status`: the API key in the OS keyring, checked with the server.
 
 Exit codes: 0 ok; 2 usage (no base URL, plain http to a remote host, no terminal to prompt
-on); 3 auth (key rejected, no key, or nowhere usable to store it); 5 network or API; 8 a
-file that cannot be written (the config file or the key file: `login` tries them before it
-stores anything). The key is never a command-line argument and is never printed unmasked.
+on, a file that cannot be written: the config file or the key file, which `login` tries
+before it stores anything); 3 auth (key rejected, no key, or nowhere usable to store it);
+5 network or API. The key is never a command-line argument and is never printed unmasked.
 """
 
 from __future__ import annotations
@@ -230,7 +230,7 @@ def login(
                 raise CliError(
                     f"the key was stored in {where}, but the base URL was not saved: {exc}; "
                     f"pass --base-url {url} or set SCREEN_ANALYSIS_BASE_URL to use it",
-                    ExitCode.FILE,
+                    ExitCode.USAGE,
                 ) from exc
         click.echo(f"Logged in to {url}{named} with key {mask_key(api_key)}, stored in {where}.")
 
@@ -255,7 +255,7 @@ def _store(
     except InsecureFileError as exc:
         raise CliError(f"could not store the key: {exc}", ExitCode.AUTH) from None
     except OSError as exc:
-        raise CliError(f"could not store the key: {exc}", ExitCode.FILE) from None
+        raise CliError(f"could not store the key: {exc}", ExitCode.USAGE) from None
 
 
 @click.command(short_help="Remove the stored API key for a server.")

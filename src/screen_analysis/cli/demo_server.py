@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from screen_analysis.cli.root import CliContext
+
 
 @click.command("demo-server")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
@@ -47,7 +49,9 @@ import click
     show_default=True,
     help="New analyses arrive and progress over time.",
 )
+@click.pass_obj
 def demo_server(
+    ctx: CliContext,
     host: str,
     port: int,
     analyses: int,
@@ -71,4 +75,4 @@ def demo_server(
         rate_limit_rate=rate_limit_rate,
         live=live,
     )
-    serve_forever(config, host=host, port=port)
+    ctx.run(lambda: serve_forever(config, host=host, port=port))

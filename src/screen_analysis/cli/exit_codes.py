@@ -16,7 +16,6 @@ class ExitCode(IntEnum):
     API = 5  # API, network or invalid-response failure after retries
     ASSERTION_FAILED = 6  # `check`: an assertion of the quality gate does not hold
     WAIT_TIMED_OUT = 7  # `check --wait`: analyses were still being scored at --timeout
-    FILE = 8  # a file on this machine could not be written (permissions, read-only, full)
     INTERRUPTED = 130
 
 

@@ -37,8 +37,8 @@ def exit_code_for(exc: BaseException) -> ExitCode:
         return ExitCode.USAGE  # the server refused what the user asked (e.g. a bad --after)
     if isinstance(exc, api_errors.ScreenAnalysisError):
         return ExitCode.API
-    if isinstance(exc, OSError):  # a file on this machine: permissions, read-only, disk full
-        return ExitCode.FILE
+    if isinstance(exc, OSError):
+        return ExitCode.USAGE  # the system refused a file, a stream or an address we were given
     return ExitCode.INTERNAL
 
 

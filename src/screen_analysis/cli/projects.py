@@ -9,6 +9,7 @@ import click
 from screen_analysis.api.models import CRITERIA, Project
 from screen_analysis.cli.output import dumps_json
 from screen_analysis.cli.root import CliContext
+from screen_analysis.numbers import format_count
 from screen_analysis.safe_text import clean
 
 
@@ -45,7 +46,7 @@ def get_project(ctx: CliContext, project_id: str, fmt: str) -> None:
 def format_project(project: Project) -> str:
     """A project as aligned `name: value` lines, server text cleaned."""
     avg = "—" if project.avg_score is None else f"{project.avg_score:g}"
-    count = "—" if project.analysis_count is None else f"{project.analysis_count:,}"
+    count = format_count(project.analysis_count)
     rows = [
         ("ID", clean(project.id)),
         ("Name", clean(project.name)),

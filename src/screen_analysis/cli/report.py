@@ -12,6 +12,8 @@ import click
 from screen_analysis.api.models import STATUSES
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.root import CliContext
+from screen_analysis.numbers import count_of, format_count
+from screen_analysis.safe_text import clean
 
 
 def parse_since(value: str | None) -> datetime | None:
@@ -38,8 +40,8 @@ class StderrProgress:
 
     def __call__(self, received: int, total: int | None) -> None:
         """Show how far the walk is."""
-        of = f" of {total:,}" if total is not None else ""
-        self.show(f"Reading analyses: {received:,}{of}")
+        of = f" of {format_count(total)}" if total is not None else ""
+        self.show(f"Reading analyses: {format_count(received)}{of}")
 
     def show(self, text: str) -> None:
         """Replace the line with `text` (our own words: callers clean what they quote)."""
@@ -89,10 +91,9 @@ def report(
     """Write an overview (charts, best and weakest screens, latest failures) to share."""
     since_at = parse_since(since)
     chosen = fmt or ("md" if output.suffix.lower() in {".md", ".markdown"} else "html")
-    if not output.parent.is_dir():
-        raise CliError(f"no such folder for --output: {output.parent}", ExitCode.USAGE)
 
     async def run() -> int:
+        check_output(output)
         from screen_analysis.report.build import gather_report
         from screen_analysis.report.render import render
         from screen_analysis.user_files import write_atomic
@@ -110,9 +111,22 @@ def report(
                 )
         finally:
             progress.clear()
-        # A file that cannot be written is one line naming it (exit code 8).
-        write_atomic(output, render(data, chosen))
+        try:
+            write_atomic(output, render(data, chosen), mode=0o644)
+        except OSError as exc:
+            raise CliError(
+                f"could not write {clean(str(output))}: {exc.strerror or exc}", ExitCode.USAGE
+            ) from exc
         return data.overview.seen
 
     seen = ctx.run(lambda: asyncio.run(run()))
-    click.echo(f"Wrote {output} ({seen:,} analyses).", err=True)
+    click.echo(f"Wrote {clean(str(output))} ({count_of(seen, 'analysis', 'analyses')}).", err=True)
+
+
+def check_output(output: Path) -> None:
+    """Refuse, before reading anything, an --output in no folder or that is not a file (a
+    device or a folder is never replaced)."""
+    if not output.parent.is_dir():
+        raise CliError(f"no such folder for --output: {clean(str(output.parent))}", ExitCode.USAGE)
+    if output.exists() and not output.is_file():
+        raise CliError(f"--output is not a regular file: {clean(str(output))}", ExitCode.USAGE)

@@ -17,7 +17,7 @@ from starlette.routing import Route
 from screen_analysis.demo.config import DemoConfig
 from screen_analysis.demo.cursors import InvalidCursorError, decode_cursor, encode_cursor
 from screen_analysis.demo.faults import Faults, RequestRecord, error_body
-from screen_analysis.demo.gate import ApiGate
+from screen_analysis.demo.gate import ApiGate, InFlight
 from screen_analysis.demo.image_route import IMAGE_PATH, DrawnImages, image_endpoint, image_url
 from screen_analysis.demo.openapi import openapi_document
 from screen_analysis.demo.store import DemoStore
@@ -73,6 +73,7 @@ def create_app(config: DemoConfig, store: DemoStore | None = None) -> Starlette:
     store = store if store is not None else DemoStore.build(config)
     faults = Faults.from_config(config)
     request_log: list[RequestRecord] = []
+    in_flight = InFlight()
     drawn = DrawnImages()
     # Cursors are signed with a key derived from the seed, so they survive a restart.
     secret = hashlib.sha256(f"cursor:{config.seed}:{config.api_key}".encode()).digest()
@@ -117,7 +118,13 @@ def create_app(config: DemoConfig, store: DemoStore | None = None) -> Starlette:
             Route("/openapi.json", openapi, methods=["GET"]),
         ],
         middleware=[
-            Middleware(ApiGate, api_key=config.api_key, faults=faults, request_log=request_log)
+            Middleware(
+                ApiGate,
+                api_key=config.api_key,
+                faults=faults,
+                request_log=request_log,
+                in_flight=in_flight,
+            )
         ],
         exception_handlers={
             BadRequest: _bad_request,
@@ -128,6 +135,7 @@ def create_app(config: DemoConfig, store: DemoStore | None = None) -> Starlette:
     app.state.store = store
     app.state.faults = faults
     app.state.request_log = request_log
+    app.state.in_flight = in_flight
     app.state.drawn_images = drawn
     return app
 

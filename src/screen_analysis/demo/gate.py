@@ -22,6 +22,14 @@ _MESSAGES = {
 REQUEST_LOG_LIMIT = 10_000
 
 
+class InFlight:
+    """How many requests the server is handling now (tests wait for it to reach 0: every
+    request asked, even one its client gave up on, has been answered)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+
 class ApiGate:
     """Logs every request; for /v1 requests applies faults, then checks the key."""
 
@@ -32,11 +40,13 @@ class ApiGate:
         api_key: str,
         faults: Faults,
         request_log: MutableSequence[RequestRecord],
+        in_flight: InFlight | None = None,
     ) -> None:
         self.app = app
         self.api_key = api_key
         self.faults = faults
         self.request_log = request_log
+        self.in_flight = in_flight if in_flight is not None else InFlight()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Handle one ASGI connection scope."""
@@ -61,9 +71,11 @@ class ApiGate:
                 record(message["status"])
             await send(message)
 
+        self.in_flight.count += 1
         try:
             await self._dispatch(scope, receive, logged_send)
         finally:
+            self.in_flight.count -= 1
             if not logged:  # the app failed before answering; the outer layer sends a 500
                 record(500)
 

@@ -61,6 +61,9 @@ def _story(analysis: dict[str, object]) -> ScreenStory:
         analysis_id=str(analysis["id"]),
         label=str(analysis.get("label") or ""),
         breakdown=dict(breakdown) if isinstance(breakdown, dict) else {},
+        status=str(analysis.get("status") or ""),
+        error=str(analysis["error_message"]) if analysis.get("error_message") else None,
+        project_id=str(analysis.get("project_id") or ""),
     )
 
 

@@ -1,60 +1,30 @@
-"""A deterministic PNG per analysis: a plausible screen whose look follows its scores.
+"""A deterministic PNG per analysis: a plausible screen whose look follows its label and
+its scores, and for a failed analysis a picture that agrees with its error message.
 
-The picture and the numbers tell the same story: low colour contrast draws a washed-out
-palette, low CTA effectiveness a small grey button, low hierarchy uniform text sizes, low
-clarity a cluttered, misaligned layout, low brand consistency a different hue on every
-element. The label decides the proportions (desktop, tablet or mobile) and a dark variant.
-Text is drawn as bars, so no font is needed and the bytes are the same on every machine.
+The label decides the kind of layout (a list, a form, a landing page, a dashboard, a
+detail page or cards: `demo.layouts`), the proportions (desktop, tablet or mobile), a dark
+variant and a mirrored right-to-left one; the scores decide how well it is done (see
+`demo.painter`). A failed analysis shows what went wrong: nothing for "No screen content
+detected", a 404 page for "HTTP 404", a screen that breaks into noise for "could not be
+decoded", one that stops loading part way for "Timed out", a very tall page for "too
+large", and a vector drawing on a transparent grid for the SVG format. Text is drawn as
+bars, so no font is needed and the bytes are the same on every machine.
 """
 
 from __future__ import annotations
 
-import colorsys
 import hashlib
 import io
-import random
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageOps
 
-# Pixel sizes kept small: enough for a terminal, cheap to draw and to send.
-DESKTOP = (640, 400)
-TABLET = (384, 512)
-MOBILE = (234, 480)
-NEUTRAL = 62  # scores assumed for analyses that have none (pending, processing, failed)
+from screen_analysis.demo.layouts import LAYOUTS
+from screen_analysis.demo.painter import DESKTOP, MOBILE, TABLET, Painter, ScreenStory, mix
 
-Box = tuple[int, int, int, int]
-RGB = tuple[int, int, int]
+__all__ = ["DESKTOP", "MOBILE", "TABLET", "ScreenStory", "draw_screen", "huge_png", "story_etag"]
 
-
-@dataclass(frozen=True)
-class ScreenStory:
-    """What the picture is drawn from: the label, and the score per criterion."""
-
-    analysis_id: str
-    label: str
-    breakdown: Mapping[str, int | None]
-
-    def score(self, criterion: str) -> int:
-        """The criterion's score, clamped to 0–100 (a neutral value when there is none)."""
-        value = self.breakdown.get(criterion)
-        return NEUTRAL if value is None else max(0, min(100, int(value)))
-
-    @property
-    def size(self) -> tuple[int, int]:
-        """Pixel size from the label's platform."""
-        lowered = self.label.lower()
-        if "mobile" in lowered:
-            return MOBILE
-        if "tablet" in lowered:
-            return TABLET
-        return DESKTOP
-
-    @property
-    def dark(self) -> bool:
-        """Whether the label asks for the dark variant."""
-        return "dark" in self.label.lower()
+TALL = 4  # "too large": a full-page capture this many screens tall
 
 
 def story_etag(story: ScreenStory) -> str:
@@ -62,129 +32,134 @@ def story_etag(story: ScreenStory) -> str:
     parts = [
         story.analysis_id,
         story.label,
+        story.status,
+        story.error or "",
+        story.project_id,
         *(f"{k}={v}" for k, v in sorted(story.breakdown.items())),
     ]
     return '"' + hashlib.sha256("\0".join(parts).encode()).hexdigest()[:24] + '"'
 
 
-def _hue_rgb(hue: float, saturation: float, value: float) -> RGB:
-    red, green, blue = colorsys.hsv_to_rgb(hue % 1.0, saturation, value)
-    return int(red * 255), int(green * 255), int(blue * 255)
+def _screen(story: ScreenStory, size: tuple[int, int] | None = None) -> Image.Image:
+    painter = Painter(story, size)
+    LAYOUTS[story.kind](painter)
+    return painter.image
 
 
-def _mix(a: RGB, b: RGB, t: float) -> RGB:
-    return (
-        int(a[0] + (b[0] - a[0]) * t),
-        int(a[1] + (b[1] - a[1]) * t),
-        int(a[2] + (b[2] - a[2]) * t),
-    )
+def _blank(story: ScreenStory) -> Image.Image:
+    """No screen content: an even, empty surface."""
+    return Painter(story).image
 
 
-class _Painter:
-    """Draws one screen; every choice comes from the story and a generator seeded by its id."""
-
-    def __init__(self, story: ScreenStory) -> None:
-        self.story = story
-        seed = int.from_bytes(hashlib.sha256(story.analysis_id.encode()).digest()[:8], "big")
-        self.rng = random.Random(seed)
-        self.width, self.height = story.size
-        self.unit = max(4, self.width // 40)
-        self.brand_hue = self.rng.random()
-        self.background: RGB = (24, 26, 32) if story.dark else (246, 246, 242)
-        strong: RGB = (235, 235, 235) if story.dark else (28, 30, 36)
-        # Contrast 100 keeps the text colour; contrast 0 fades it into the background.
-        fade = (100 - story.score("color_contrast")) / 100 * 0.85
-        self.text = _mix(strong, self.background, fade)
-        self.image = Image.new("RGB", (self.width, self.height), self.background)
-        self.draw = ImageDraw.Draw(self.image)
-
-    def accent(self) -> RGB:
-        """The brand colour, or (low consistency) a different hue each time."""
-        consistency = self.story.score("brand_consistency") / 100
-        drift = (1 - consistency) * self.rng.uniform(-0.5, 0.5)
-        saturation = 0.35 + 0.5 * (self.story.score("color_contrast") / 100)
-        return _hue_rgb(self.brand_hue + drift, saturation, 0.85 if self.story.dark else 0.75)
-
-    def jitter(self) -> int:
-        """Misalignment grows as clarity falls."""
-        spread = (100 - self.story.score("visual_clarity")) / 100 * self.unit * 1.5
-        return int(self.rng.uniform(-spread, spread))
-
-    def text_lines(self, x: int, y: int, width: int, lines: int, height: int) -> int:
-        """Bars standing for text; returns the y below them."""
-        for _ in range(lines):
-            length = int(width * self.rng.uniform(0.55, 1.0))
-            self.draw.rectangle((x + self.jitter(), y, x + length, y + height), fill=self.text)
-            y += height + max(2, height // 2 + 1)
-        return y
-
-    def paint(self) -> Image.Image:
-        """The whole screen: nav bar, headline, body text, call to action, cards or a form."""
-        u, w = self.unit, self.width
-        self.draw.rectangle((0, 0, w, 3 * u), fill=self.accent())
-        for index in range(3 if w < 400 else 5):
-            x = w - (index + 1) * 7 * u
-            if x > 8 * u:
-                self.draw.rectangle((x, u + 2, x + 5 * u, 2 * u - 2), fill=self.background)
-        self.draw.rectangle((u, u, 5 * u, 2 * u), fill=self.background)
-        hierarchy = self.story.score("visual_hierarchy") / 100
-        body = max(3, u // 2)
-        headline = int(body + hierarchy * 2.5 * u)
-        y = 5 * u
-        y = self.text_lines(2 * u, y, int(w * (0.45 + 0.3 * hierarchy)), 1, headline) + u // 2
-        y = self.text_lines(2 * u, y, int(w * 0.6), 2 if w < 400 else 3, body) + u
-        y = self.call_to_action(y)
-        if self.rng.random() < 0.4:
-            self.form(y + u)
+def _not_found(story: ScreenStory) -> Image.Image:
+    """A server's 404 page: "404" in large block digits, a line of text, a button home."""
+    p = Painter(story)
+    u, w, h = p.unit, p.width, p.height
+    stroke = max(3, u)
+    digit_w, digit_h = 5 * stroke, 8 * stroke
+    left = (w - 3 * digit_w - 2 * stroke) // 2
+    top = h // 4
+    colour = p.muted
+    for index, digit in enumerate("404"):
+        x = left + index * (digit_w + stroke)
+        if digit == "0":
+            p.box((x, top, x + digit_w, top + digit_h), fill=colour)
+            p.box(
+                (x + stroke, top + stroke, x + digit_w - stroke, top + digit_h - stroke),
+                fill=p.background,
+            )
         else:
-            self.cards(y + u)
-        return self.image
+            p.box((x, top, x + stroke, top + digit_h // 2 + stroke), fill=colour)
+            p.box((x, top + digit_h // 2, x + digit_w, top + digit_h // 2 + stroke), fill=colour)
+            p.box((x + digit_w - 2 * stroke, top, x + digit_w - stroke, top + digit_h), fill=colour)
+    y = p.text_lines(w // 4, top + digit_h + 2 * u, w // 2, 1, p.body) + u
+    p.button((w - 8 * u) // 2, y, 0.6)
+    return p.image
 
-    def call_to_action(self, y: int) -> int:
-        """The button: large and saturated when effective, small and grey when not."""
-        cta = self.story.score("cta_effectiveness") / 100
-        width = int(self.unit * (4 + 10 * cta))
-        height = int(self.unit * (1 + 1.5 * cta))
-        grey = _mix(self.background, self.text, 0.35)
-        fill = _mix(grey, self.accent(), cta)
-        x = 2 * self.unit + self.jitter()
-        self.draw.rounded_rectangle((x, y, x + width, y + height), radius=3, fill=fill)
-        return y + height
 
-    def cards(self, y: int) -> None:
-        """Rows of cards, each with an image block and two lines, down to the bottom."""
-        u, w = self.unit, self.width
-        count = 2 if w < 400 else 4
-        card_w = (w - 4 * u - (count - 1) * u) // count
-        card_h = int(card_w * 1.1)
-        surface = _mix(self.background, self.text, 0.12)
-        while y + card_h // 2 < self.height - u:
-            for index in range(count):
-                x = 2 * u + index * (card_w + u) + self.jitter()
-                top = y + self.jitter()
-                self.draw.rectangle((x, top, x + card_w, top + card_h), fill=surface)
-                self.draw.rectangle(
-                    (x + 4, top + 4, x + card_w - 4, top + card_h // 2), fill=self.accent()
-                )
-                self.text_lines(x + 6, top + card_h // 2 + 6, card_w - 12, 2, max(3, u // 2))
-            y += card_h + u
+def _corrupt(story: ScreenStory) -> Image.Image:
+    """Could not be decoded: the screen breaks into shifted, wrongly coloured bands."""
+    image = _screen(story)
+    p = Painter(story)
+    width, height = image.size
+    start = int(height * p.rng.uniform(0.25, 0.45))
+    y = start
+    while y < height:
+        band = p.rng.randint(2, max(3, height // 25))
+        shift = p.rng.randint(-width // 3, width // 3)
+        strip = image.crop((0, y, width, min(height, y + band)))
+        strip = ImageOps.posterize(strip, 2) if p.rng.random() < 0.5 else strip
+        image.paste(strip, (shift, y))
+        if p.rng.random() < 0.35:
+            tone = (p.rng.randint(0, 255), p.rng.randint(0, 255), p.rng.randint(0, 255))
+            image.paste(tone, (0, y, width, min(height, y + band)))
+        y += band
+    return image
 
-    def form(self, y: int) -> None:
-        """Labelled fields and a submit line."""
-        u = self.unit
-        field_w = int(self.width * 0.55)
-        outline = _mix(self.background, self.text, 0.5)
-        while y + 3 * u < self.height - u:
-            self.text_lines(2 * u, y, field_w // 3, 1, max(3, u // 2))
-            top = y + u
-            self.draw.rectangle((2 * u, top, 2 * u + field_w, top + int(1.6 * u)), outline=outline)
-            y = top + 3 * u
+
+def _timed_out(story: ScreenStory) -> Image.Image:
+    """Timed out fetching: the screen arrived only part of the way down; grey below."""
+    image = _screen(story)
+    p = Painter(story)
+    cut = int(image.height * p.rng.uniform(0.3, 0.6))
+    image.paste(mix(p.background, p.text, 0.2), (0, cut, image.width, image.height))
+    return image
+
+
+def _too_large(story: ScreenStory) -> Image.Image:
+    """Too large: a full-page capture many screens tall."""
+    width, height = story.size
+    return _screen(story, (width, height * TALL))
+
+
+def _vector(story: ScreenStory) -> Image.Image:
+    """An SVG, not a screen: a logo drawn on the grid that stands for transparency."""
+    p = Painter(story)
+    u, w, h = p.unit, p.width, p.height
+    light, dark = (236, 236, 236), (204, 204, 204)
+    for row in range(0, h, 2 * u):
+        for column in range(0, w, 2 * u):
+            tone = light if (row // (2 * u) + column // (2 * u)) % 2 else dark
+            p.box((column, row, column + 2 * u, row + 2 * u), fill=tone)
+    size = min(w, h) // 2
+    x, y = (w - size) // 2, (h - size) // 2
+    p.draw.ellipse((x, y, x + size, y + size), fill=p.accent())
+    p.draw.polygon(
+        [
+            (x + size // 2, y + size // 5),
+            (x + size // 5, y + 4 * size // 5),
+            (x + 4 * size // 5, y + 4 * size // 5),
+        ],
+        fill=p.background,
+    )
+    return p.image
+
+
+# What a failed analysis shows, by the words of its error message.
+FAILURE_PICTURES: tuple[tuple[str, Callable[[ScreenStory], Image.Image]], ...] = (
+    ("no screen content", _blank),
+    ("http 404", _not_found),
+    ("could not be decoded", _corrupt),
+    ("timed out", _timed_out),
+    ("too large", _too_large),
+    ("svg", _vector),
+)
+
+
+def picture(story: ScreenStory) -> Image.Image:
+    """The picture of `story`: its screen, or what its failure looked like."""
+    error = (story.error or "").lower() if story.status == "failed" else ""
+    draw = next((draw for words, draw in FAILURE_PICTURES if words in error), _screen)
+    image = draw(story)
+    if story.rtl and draw is _screen:
+        image = ImageOps.mirror(image)
+    return image
 
 
 def draw_screen(story: ScreenStory) -> bytes:
-    """The PNG bytes of `story`'s screen (the same bytes for the same story)."""
+    """The PNG bytes of `story`'s picture (the same bytes for the same story)."""
     buffer = io.BytesIO()
-    _Painter(story).paint().save(buffer, format="PNG", compress_level=6)
+    picture(story).save(buffer, format="PNG", compress_level=6)
     return buffer.getvalue()
 
 

@@ -14,6 +14,7 @@ from screen_analysis.demo.app import create_app
 from screen_analysis.demo.config import DemoConfig
 from screen_analysis.demo.faults import Faults, RequestRecord
 from screen_analysis.demo.store import DemoStore
+from screen_analysis.numbers import format_count
 
 if TYPE_CHECKING:
     from screen_analysis.demo.live import LiveLoop
@@ -67,6 +68,12 @@ class DemoServer:
         """The requests served, in order (the most recent 5,000 to 10,000 in a long run)."""
         log: list[RequestRecord] = self._app_state().request_log
         return log
+
+    @property
+    def requests_in_flight(self) -> int:
+        """Requests received and not answered yet (0: every request has its answer)."""
+        count: int = self._app_state().in_flight.count
+        return count
 
     @property
     def live(self) -> LiveLoop | None:
@@ -151,7 +158,8 @@ def banner(config: DemoConfig, host: str, port: int) -> str:
     return (
         f"Screen Analysis reference server on http://{host}:{port}\n"
         f"  API key:   {config.api_key}  (a demo key, not a secret)\n"
-        f"  Data:      {config.analyses} analyses in {config.projects} projects, "
+        f"  Data:      {format_count(config.analyses)} analyses in"
+        f" {format_count(config.projects)} projects, "
         f"seed {config.seed}\n"
         f"  OpenAPI:   http://{host}:{port}/openapi.json\n"
         "Press Ctrl+C to stop."
@@ -167,17 +175,26 @@ def serve_forever(
 ) -> None:
     """Serve in the foreground until interrupted (the `demo-server` command).
 
-    Options of the command map onto `config` (analyses, seed, latency_ms, error_rate).
+    Options of the command map onto `config` (analyses, seed, latency_ms, error_rate). The
+    address is bound first, so a bad host or a port in use is an OSError before any data is
+    built (the command line says it in one line).
     """
+    import socket
+
     import uvicorn
 
+    family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    listener = socket.create_server((host, port), family=family)
+    port = listener.getsockname()[1]
     store = DemoStore.build(config)
     app = create_app(config, store)
     live = _start_live(config, store) if config.live else None
-    echo(banner(config, host, port))
     try:
-        uvicorn.run(app, host=host, port=port, log_level="info", lifespan="off")
+        echo(banner(config, host, port))
+        server = uvicorn.Server(uvicorn.Config(app, log_level="info", lifespan="off"))
+        server.run(sockets=[listener])
     finally:
+        listener.close()
         if live is not None:
             live.stop()
         store.close()

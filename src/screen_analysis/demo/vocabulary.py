@@ -138,6 +138,90 @@ PRODUCTS: tuple[ProductTemplate, ...] = (
 
 SCREEN_VARIANTS: tuple[str, ...] = ("", "", "", " (dark)", " (mobile)", " (tablet)", " (RTL)")
 
+# What each screen of `PRODUCTS` looks like: its picture is drawn as this kind of layout.
+SCREEN_KINDS: tuple[str, ...] = ("list", "form", "landing", "dashboard", "detail", "cards")
+KIND_OF_SCREEN: dict[str, str] = {
+    "Checkout — payment step": "form",
+    "Checkout — shipping address": "form",
+    "Cart summary": "list",
+    "Order confirmation": "detail",
+    "Promo code sheet": "form",
+    "Onboarding / welcome": "landing",
+    "Accounts overview": "dashboard",
+    "Transfer — review": "detail",
+    "Card controls": "form",
+    "Statement detail": "list",
+    "Search results — flights": "list",
+    "Trip detail": "detail",
+    "Seat map": "cards",
+    "Booking — passenger details": "form",
+    "Home / hero": "landing",
+    "Editor — empty state": "landing",
+    "Share dialog": "form",
+    "Sidebar / folders": "list",
+    "Settings — account": "form",
+    "Onboarding / templates": "cards",
+    "Workout — live session": "dashboard",
+    "Progress charts": "dashboard",
+    "Plan picker": "cards",
+    "Paywall": "landing",
+    "Onboarding / goals": "cards",
+    "Pipeline board": "cards",
+    "Contact detail": "detail",
+    "Deal — edit form": "form",
+    "Reports dashboard": "dashboard",
+    "Login": "form",
+    "Recipe detail": "detail",
+    "Meal plan — week view": "cards",
+    "Landing page": "landing",
+    "Shopping list": "list",
+    "Pricing page": "cards",
+    "Orders table": "list",
+    "Inventory — low stock": "list",
+    "User management": "list",
+    "Audit log": "list",
+    "Settings — integrations": "form",
+    "Now playing": "detail",
+    "Library / playlists": "list",
+    "Artist page": "detail",
+    "Search — empty state": "landing",
+    "Upgrade sheet": "landing",
+    "Docs home": "landing",
+    "API reference page": "detail",
+    "Search overlay": "list",
+    "Changelog": "list",
+    "Sign up": "form",
+}
+# Words that name a kind, for a label that is not one of the screens above.
+KIND_WORDS: tuple[tuple[str, str], ...] = (
+    ("dashboard", "dashboard"),
+    ("chart", "dashboard"),
+    ("form", "form"),
+    ("login", "form"),
+    ("sign", "form"),
+    ("settings", "form"),
+    ("list", "list"),
+    ("table", "list"),
+    ("results", "list"),
+    ("log", "list"),
+    ("detail", "detail"),
+    ("page", "detail"),
+    ("board", "cards"),
+    ("picker", "cards"),
+    ("pricing", "cards"),
+)
+
+
+def screen_kind(label: str) -> str:
+    """The kind of layout a label names: its screen's kind (the label starts with the
+    screen's name), else a word in it, else a landing page."""
+    screen = max((name for name in KIND_OF_SCREEN if label.startswith(name)), key=len, default="")
+    if screen:
+        return KIND_OF_SCREEN[screen]
+    lowered = label.lower()
+    return next((kind for word, kind in KIND_WORDS if word in lowered), "landing")
+
+
 IMAGE_HOST = "https://images.example.com"
 
 ERROR_MESSAGES: tuple[str, ...] = (

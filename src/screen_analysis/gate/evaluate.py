@@ -8,6 +8,7 @@ from datetime import datetime
 
 from screen_analysis.gate.measure import Measured, Offender, Scores
 from screen_analysis.gate.spec import Assertion, GateSpec, Kind
+from screen_analysis.numbers import format_count
 
 MINUS = "−"  # U+2212, as the app writes a negative difference
 
@@ -16,7 +17,7 @@ def format_number(value: float, threshold: float | None = None) -> str:
     """One decimal (none for a whole number), more when one decimal would make a value look
     equal to a threshold it is not (69.96 against 70 reads "69.96", not "70.0")."""
     if value == int(value) and abs(value) < 1e15:
-        text = f"{int(value):,}"
+        text = f"{format_count(int(value))}"
     else:
         text = f"{value:.1f}"
         for places in (2, 3):
@@ -112,11 +113,11 @@ def _judge(assertion: Assertion, measured: Measured, baseline: Scores | None) ->
     context = ""
     if kind is Kind.MIN_COUNT:
         value, worst = scores.completed, ()
-        detail = f"{scores.completed:,} completed, at least {threshold} wanted"
+        detail = f"{format_count(scores.completed)} completed, at least {threshold} wanted"
     elif kind is Kind.MAX_FAILED:
         value, worst = scores.failed_share or 0.0, measured.failures
-        detail = f"{scores.failed:,} of {scores.finished:,} finished analyses failed"
-        context = f"{scores.failed:,} of {scores.finished:,} finished"
+        context = f"{format_count(scores.failed)} of {format_count(scores.finished)} finished"
+        detail = f"{context} analyses failed"
     elif kind is Kind.MAX_DROP:
         before = None
         if baseline is not None:
@@ -132,11 +133,11 @@ def _judge(assertion: Assertion, measured: Measured, baseline: Scores | None) ->
         value = current
         what = f"a {criterion} score" if criterion else "a score"
         detail = (
-            f"mean of {scores.completed:,} completed analyses"
+            f"mean of {format_count(scores.completed)} completed analyses"
             if value is not None
             else f"no completed analysis in scope has {what}"
         )
-        context = f"{scores.completed:,} completed"
+        context = f"{format_count(scores.completed)} completed"
     if value is None:
         return Verdict(assertion, title, None, False, detail, worst, context)
     passed = _holds(assertion, value)
@@ -163,9 +164,11 @@ def evaluate(
     in_flight = measured.scores.pending + measured.scores.processing
     if in_flight:
         why = "arrived after the wait began" if spec.wait else "--wait waits for them"
-        notes.append(f"{in_flight:,} in scope not scored yet (pending or processing); {why}")
+        notes.append(
+            f"{format_count(in_flight)} in scope not scored yet (pending or processing); {why}"
+        )
     if measured.invalid:
-        notes.append(f"{measured.invalid:,} invalid items in the listing left out")
+        notes.append(f"{format_count(measured.invalid)} invalid items in the listing left out")
     return GateResult(
         spec,
         measured,

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from fnmatch import fnmatchcase
 
 from screen_analysis.api.models import Analysis
+from screen_analysis.numbers import format_count
 
 
 class GateInputError(ValueError):
@@ -131,5 +132,5 @@ class Scope:
         if self.since is not None:
             parts.append("since " + format_time(self.since))
         if self.last is not None:
-            parts.append(f"last {self.last:,}")
+            parts.append(f"last {format_count(self.last)}")
         return " · ".join(parts)

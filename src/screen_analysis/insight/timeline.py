@@ -8,7 +8,7 @@ number of analyses (nor on hostile dates centuries apart).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 EPOCH = date(2000, 1, 3)  # a Monday: weeks start on Mondays
 WIDTHS: tuple[tuple[int, str], ...] = (
@@ -39,6 +39,24 @@ class Timeline:
     unit: str
     days: int
     points: tuple[TimePoint, ...]
+
+    def partial(self, first: datetime | None, now: datetime) -> tuple[bool, ...]:
+        """Per point, whether the data covers only part of its span: the data starts inside
+        it (`first`, the oldest analysis read), or it has not ended by `now`."""
+        today = _utc_day(now)
+        start = _utc_day(first) if first is not None else None
+        return tuple(
+            (start is not None and point.start < start)
+            or point.start + timedelta(days=self.days) > today
+            for point in self.points
+        )
+
+
+def _utc_day(when: datetime) -> date:
+    """The UTC calendar day of `when` (a naive time is UTC), as the buckets are counted."""
+    if when.tzinfo is None:
+        return when.date()
+    return when.astimezone(UTC).date()
 
 
 class TimelineBuilder:

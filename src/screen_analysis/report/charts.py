@@ -3,43 +3,51 @@
 Each chart is a plain value (positions, sizes, tick labels); the template draws it, so
 every label, server text included, passes through the template's autoescaping and never
 through string building here. Every bar and point carries its number as text too: the
-charts read in print and without colour.
+charts read in print and without colour. Axes start at 0; a point of the score over time
+that the data covers only in part (the first, or one not over when the report was made) is
+drawn hollow with its number of scores beside it; a chart with nothing to show is a
+sentence instead (`empty`).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from itertools import pairwise
 
 from screen_analysis.insight.aggregates import HISTOGRAM_BINS, Overview
+from screen_analysis.numbers import format_count, format_mean, format_weights, nice_top
 
-WIDTH = 640
-BARS_WIDTH = 460  # horizontal bars: narrower, so their text reads at the same size
+WIDTH = 460  # about the width a chart gets on the page, so 11px text reads as 11px
 ROW = 22  # height of a horizontal bar row
-LABEL_W = 120  # room for the labels left of horizontal bars
-VALUE_W = 96  # room for the numbers right of them
+LABEL_W = 124  # room for the labels left of horizontal bars
+VALUE_W = 56  # room for the number right of them
+EXTRA_W = 56  # room for a second number (a weight)
+HEAD_H = 16  # a row of column headings above horizontal bars
 PLOT_H = 180
-PAD_TOP = 16
+PAD_TOP = 18
 PAD_BOTTOM = 40
-AXIS_W = 40
+AXIS_W = 36
+EMPTY = "No completed analyses in this view."
 
 
 @dataclass(frozen=True)
 class Bar:
-    """One horizontal bar: its row, label, length and the text at its end."""
+    """One horizontal bar: its row, label, length, the text at its end and an extra number
+    in a column of its own."""
 
     y: float
     label: str
     length: float
     text: str
     css: str = ""
-    marker: float | None = None  # a second value drawn as a tick (a weight)
+    extra: str = ""
 
 
 @dataclass(frozen=True)
 class HBarChart:
-    """Horizontal bars with labels on the left and values on the right."""
+    """Horizontal bars with labels on the left, values (and extras) on the right."""
 
     title: str
     width: int
@@ -48,6 +56,19 @@ class HBarChart:
     plot_w: int
     bars: tuple[Bar, ...]
     note: str = ""
+    top: int = 0  # where the first bar starts (below the headings)
+    headings: tuple[str, str] = ("", "")  # above the values and the extras
+    empty: str = ""  # said instead of the chart when there is nothing to draw
+
+    @property
+    def value_x(self) -> int:
+        """The right edge of the values' column."""
+        return self.label_w + self.plot_w + VALUE_W
+
+    @property
+    def extra_x(self) -> int:
+        """The right edge of the extras' column."""
+        return self.value_x + EXTRA_W
 
 
 @dataclass(frozen=True)
@@ -60,6 +81,7 @@ class Column:
     height: float
     label: str
     text: str
+    partial: bool = False
 
 
 @dataclass(frozen=True)
@@ -68,6 +90,17 @@ class Tick:
 
     at: float
     label: str
+
+
+@dataclass(frozen=True)
+class Point:
+    """A point of the line: where, its value as text, and (partial) its count as text."""
+
+    x: float
+    y: float
+    text: str
+    partial: bool = False
+    count: str = ""
 
 
 @dataclass(frozen=True)
@@ -83,73 +116,96 @@ class ColumnChart:
     columns: tuple[Column, ...]
     y_ticks: tuple[Tick, ...]
     x_ticks: tuple[Tick, ...]
-    line: tuple[tuple[float, float, str], ...] = ()  # x, y, value text
+    line: tuple[Point, ...] = ()
     note: str = ""
+    empty: str = ""
+
+    @property
+    def solid(self) -> tuple[tuple[Point, Point], ...]:
+        """Segments between two whole points (drawn solid); the others are dashed."""
+        return tuple((a, b) for a, b in pairwise(self.line) if not (a.partial or b.partial))
+
+    @property
+    def dashed(self) -> tuple[tuple[Point, Point], ...]:
+        """Segments that lead to or from a partial point."""
+        return tuple((a, b) for a, b in pairwise(self.line) if a.partial or b.partial)
 
 
-BarRow = tuple[str, float, str, str, float | None]  # label, value, text, css class, marker
+BarRow = tuple[str, float, str, str, str]  # label, value, text, css class, extra
 
 
-def _hbars(title: str, rows: Sequence[BarRow], scale: float, note: str) -> HBarChart:
-    plot_w = BARS_WIDTH - LABEL_W - VALUE_W
+def _hbars(
+    title: str,
+    rows: Sequence[BarRow],
+    scale: float,
+    note: str,
+    *,
+    headings: tuple[str, str] = ("", ""),
+    empty: str = "",
+) -> HBarChart:
+    extra = any(row[4] for row in rows)
+    top = PAD_TOP if any(headings) else 6
+    plot_w = WIDTH - LABEL_W - VALUE_W - (EXTRA_W if extra else 0) - 8
     bars = tuple(
         Bar(
-            y=PAD_TOP + index * ROW,
+            y=top + index * ROW,
             label=label,
             length=max(0.0, min(1.0, value / scale)) * plot_w if scale > 0 else 0.0,
             text=text,
             css=css,
-            marker=None if marker is None else min(1.0, max(0.0, marker)) * plot_w,
+            extra=extra_text,
         )
-        for index, (label, value, text, css, marker) in enumerate(rows)
+        for index, (label, value, text, css, extra_text) in enumerate(rows)
     )
-    return HBarChart(title, WIDTH, PAD_TOP + len(rows) * ROW + 8, LABEL_W, plot_w, bars, note=note)
+    height = top + len(rows) * ROW + 6
+    return HBarChart(title, WIDTH, height, LABEL_W, plot_w, bars, note, top, headings, empty=empty)
 
 
 def status_chart(overview: Overview) -> HBarChart:
     """How many analyses are in each state."""
     largest = max((n for _, n in overview.status_counts), default=0)
     rows = [
-        (name, float(n), f"{n:,}", f"status-{name}", None) for name, n in overview.status_counts
+        (name, float(n), format_count(n), f"status-{name}", "")
+        for name, n in overview.status_counts
     ]
-    return _hbars("Analyses by status", rows, float(largest), "")
+    empty = "" if overview.seen else "No analyses in this view."
+    return _hbars("Analyses by status", rows, float(largest), "", empty=empty)
+
+
+def weights_note(overview: Overview) -> str:
+    """Where the criteria's weights come from."""
+    return {
+        "project weights": "Weights: the project's own (default_criteria).",
+        "platform defaults": "Weights: platform defaults (the project sets none).",
+    }.get(overview.weights_source, "Weights differ by project.")
 
 
 def criteria_chart(overview: Overview) -> HBarChart:
-    """Each criterion's mean score out of 100, with the weight as a tick (as a share)."""
+    """Each criterion's mean score out of 100, and its weight in a column of its own."""
     rows: list[BarRow] = []
     weakest = overview.weakest.criterion if overview.weakest else None
-    for item in overview.criteria:
-        mean = "—" if item.mean is None else f"{item.mean:.1f}"
-        weight = "" if item.weight is None else f" · w {item.weight:g}"
+    weights = format_weights(item.weight for item in overview.criteria)
+    has_weights = any(item.weight is not None for item in overview.criteria)
+    for item, weight in zip(overview.criteria, weights, strict=True):
         css = "weakest" if item.criterion is weakest else "criterion"
-        rows.append((item.criterion.title, item.mean or 0.0, mean + weight, css, item.weight))
-    note = {
-        "project weights": "Mean score per criterion; the tick marks the project's weight.",
-        "platform defaults": "Mean score per criterion; weights: platform defaults.",
-    }.get(overview.weights_source, "Mean score per criterion; weights differ by project.")
-    return _hbars("Criteria: mean score", rows, 100.0, note)
-
-
-def nice_top(value: float, steps: int = 4) -> float:
-    """The smallest round axis maximum (steps of 1, 2, 2.5 or 5 × 10ⁿ) at or above `value`."""
-    if value <= steps:
-        return float(steps)
-    raw = value / steps
-    magnitude = 10.0 ** math.floor(math.log10(raw))
-    step: float = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
-    return step * steps
+        label = item.criterion.title
+        extra = weight if has_weights else ""
+        rows.append((label, item.mean or 0.0, format_mean(item.mean), css, extra))
+    note = "Mean score per criterion, 0–100; the weakest in red. " + weights_note(overview)
+    headings = ("mean", "weight" if has_weights else "")
+    empty = "" if overview.weakest else EMPTY
+    return _hbars("Criteria: mean score", rows, 100.0, note, headings=headings, empty=empty)
 
 
 def _y_ticks(top: float, plot_top: int, plot_h: int, steps: int = 4) -> tuple[Tick, ...]:
     return tuple(
-        Tick(plot_top + plot_h - plot_h * i / steps, f"{top * i / steps:,.0f}")
+        Tick(plot_top + plot_h - plot_h * i / steps, format_count(round(top * i / steps)))
         for i in range(steps + 1)
     )
 
 
 def histogram_chart(overview: Overview) -> ColumnChart:
-    """How the overall scores are distributed, in bins of ten."""
+    """How the overall scores are distributed, in bins of ten, 0 to 100."""
     plot_w = WIDTH - AXIS_W - 10
     top = nice_top(max(overview.histogram, default=0))
     slot = plot_w / HISTOGRAM_BINS
@@ -165,12 +221,15 @@ def histogram_chart(overview: Overview) -> ColumnChart:
                 PAD_TOP + PLOT_H - height,
                 height,
                 label,
-                f"{count:,}",
+                format_count(count),
             )
         )
-    x_ticks = tuple(Tick(c.x + c.width / 2, c.label) for c in columns)
+    # The bins' edges, 0 to 100, under the columns' sides.
+    x_ticks = tuple(Tick(AXIS_W + index * slot, str(index * 10)) for index in range(0, 11, 2))
     note = (
-        f"{overview.out_of_range:,} scores outside 0–100 left out." if overview.out_of_range else ""
+        f"{format_count(overview.out_of_range)} scores outside 0–100 left out."
+        if overview.out_of_range
+        else "Analyses per 10 points of overall score."
     )
     return ColumnChart(
         "Distribution of overall scores",
@@ -183,12 +242,16 @@ def histogram_chart(overview: Overview) -> ColumnChart:
         _y_ticks(float(top), PAD_TOP, PLOT_H),
         x_ticks,
         note=note,
+        empty="" if overview.scored else EMPTY,
     )
 
 
-def timeline_chart(overview: Overview) -> ColumnChart:
-    """Mean score per day or week (a line, 0–100) over the number of scores (columns)."""
-    points = overview.timeline.points
+def timeline_chart(overview: Overview, now: datetime) -> ColumnChart:
+    """Mean score per day or week (a line, 0–100) over the number of scores (columns); a
+    point the data covers only in part is hollow, dashed into, with its count beside it."""
+    timeline = overview.timeline
+    points = timeline.points
+    partial = timeline.partial(overview.first_at, now)
     plot_w = WIDTH - AXIS_W - 10
     slot = plot_w / max(len(points), 1)
     top_count = max((p.count for p in points), default=0) or 1
@@ -199,17 +262,29 @@ def timeline_chart(overview: Overview) -> ColumnChart:
         label = point.start.strftime("%d %b")
         columns.append(
             Column(
-                x + 1, max(slot - 2, 1), PAD_TOP + PLOT_H - height, height, label, str(point.count)
+                x + 1,
+                max(slot - 2, 1),
+                PAD_TOP + PLOT_H - height,
+                height,
+                label,
+                format_count(point.count),
+                partial[index],
             )
         )
         if point.mean is not None:
             y = PAD_TOP + PLOT_H - PLOT_H * min(max(point.mean, 0.0), 100.0) / 100
-            line.append((x + slot / 2, y, f"{point.mean:.0f}"))
-    every = max(1, len(points) // 8)
+            count = f"n={format_count(point.count)}" if partial[index] else ""
+            line.append(Point(x + slot / 2, y, format_mean(point.mean), partial[index], count))
+    every = max(1, len(points) // 6)
     x_ticks = tuple(
         Tick(c.x + c.width / 2, c.label) for i, c in enumerate(columns) if i % every == 0
     )
-    unit = overview.timeline.unit
+    unit = timeline.unit
+    hollow = f"; hollow: a {unit} the data covers only in part" if any(partial) else ""
+    note = (
+        f"Line: mean score (0–100); columns: scores per {unit}"
+        f" (most: {format_count(top_count)}){hollow}."
+    )
     return ColumnChart(
         f"Mean score per {unit}",
         WIDTH,
@@ -221,5 +296,6 @@ def timeline_chart(overview: Overview) -> ColumnChart:
         _y_ticks(100.0, PAD_TOP, PLOT_H),
         x_ticks,
         tuple(line),
-        note=f"Line: mean score (0–100); columns: scores per {unit} (most: {top_count:,}).",
+        note=note,
+        empty="" if line else EMPTY,
     )

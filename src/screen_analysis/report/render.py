@@ -2,8 +2,10 @@
 
 Jinja2 with autoescaping for HTML, so every string that came from the server is text on
 the page (`<script>` and `</svg>` in a label included); Markdown gets its own escape
-filter. No script, no external resource: the page opens offline and its Content Security
-Policy refuses scripts even if one got in.
+filter, which escapes what Markdown would read as syntax where server text goes (inline: a
+heading's text and table cells) and nothing else, so `2026-10-01`, `(RTL)` and `ana_5f…`
+read as they are. No script, no external resource: the page opens offline and its Content
+Security Policy refuses scripts even if one got in. Numbers follow `screen_analysis.numbers`.
 """
 
 from __future__ import annotations
@@ -16,11 +18,21 @@ from datetime import UTC, datetime
 import jinja2
 
 from screen_analysis.insight.aggregates import Overview, ScreenRef
-from screen_analysis.report import charts
+from screen_analysis.numbers import DASH, format_count, format_mean, format_score, format_weights
+from screen_analysis.report import cards, charts
 from screen_analysis.safe_text import clean
 
 FORMATS = ("html", "md")
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~&-])")
+# Inline Markdown (CommonMark and GitHub's tables): code spans, emphasis, links and images,
+# raw HTML and autolinks, strikethrough, table cells; an underscore only where it can open
+# or close emphasis (not between two letters or digits), an ampersand only where it starts
+# an entity, and the closing hashes of a heading.
+_MD_SPECIAL = re.compile(
+    r"[\\`*\[\]<>|~]"
+    r"|(?<![^\W_])_|_(?![^\W_])"
+    r"|&(?=#[0-9]+;|#[xX][0-9A-Fa-f]+;|[A-Za-z][A-Za-z0-9]*;)"
+    r"|#(?=#*$)"
+)
 
 
 @dataclass(frozen=True)
@@ -35,23 +47,18 @@ class ReportData:
 
 
 def escape_markdown(value: object) -> str:
-    """Server text for Markdown: control characters visible, one line, syntax escaped (a
-    Markdown renderer also passes HTML through, so `<` and `&` are escaped too)."""
-    return _MD_SPECIAL.sub(r"\\\1", clean(value))
+    """Server text for inline Markdown: control characters visible, one line, and a
+    backslash before each character Markdown would read as syntax there (a renderer also
+    passes HTML through, so `<` is escaped, and `&` where it would start an entity)."""
+    return _MD_SPECIAL.sub(lambda match: "\\" + match.group(), clean(value))
 
 
 def _when(value: datetime | None) -> str:
     if value is None:
-        return "—"
+        return DASH
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
     return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
-
-
-def _score(value: float | None) -> str:
-    if value is None:
-        return "—"
-    return f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
 
 
 def _environment(autoescape: bool) -> jinja2.Environment:
@@ -65,8 +72,9 @@ def _environment(autoescape: bool) -> jinja2.Environment:
     env.filters["clean"] = clean
     env.filters["md"] = escape_markdown
     env.filters["when"] = _when
-    env.filters["score"] = _score
-    env.filters["num"] = lambda value: f"{value:,}"
+    env.filters["score"] = format_score
+    env.filters["mean"] = format_mean
+    env.filters["num"] = format_count
     return env
 
 
@@ -75,7 +83,7 @@ def _context(data: ReportData) -> dict[str, object]:
 
     def project_name(ref: ScreenRef) -> str:
         if ref.project_id is None:
-            return "—"
+            return DASH
         return data.project_names.get(ref.project_id, ref.project_id)
 
     filters = []
@@ -88,10 +96,15 @@ def _context(data: ReportData) -> dict[str, object]:
         "data": data,
         "filters": ", ".join(filters) or "all analyses",
         "project_name": project_name,
+        "cards": cards.summary_cards(overview, data.generated_at),
+        "partial": overview.timeline.partial(overview.first_at, data.generated_at),
+        "weights_note": charts.weights_note(overview),
+        "empty": charts.EMPTY,
         "status_chart": charts.status_chart(overview),
         "histogram": charts.histogram_chart(overview),
-        "timeline": charts.timeline_chart(overview),
+        "timeline": charts.timeline_chart(overview, data.generated_at),
         "criteria": charts.criteria_chart(overview),
+        "weights": format_weights(item.weight for item in overview.criteria),
     }
 
 

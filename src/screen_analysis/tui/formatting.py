@@ -1,10 +1,16 @@
-"""How values read on screen: status glyphs and words, scores, times. Shared by the widgets."""
+"""How values read on screen: status glyphs and words, scores, times. Shared by the widgets.
+
+Numbers follow `screen_analysis.numbers` (the one rule for the app, the report and the
+command line); `format_score` and `DASH` are re-exported here for the widgets.
+"""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
 from screen_analysis.api.models import AnalysisStatus
+from screen_analysis.numbers import DASH as DASH
+from screen_analysis.numbers import format_score as format_score
 from screen_analysis.safe_text import clean
 
 # Glyph and word together, so a status reads without colour.
@@ -22,7 +28,6 @@ SHORT_STATUS_WORDS: dict[AnalysisStatus, str] = {
     AnalysisStatus.FAILED: "fail",
 }
 UNKNOWN_GLYPH = "?"
-DASH = "—"
 
 
 def status_glyph(status: AnalysisStatus | str | None) -> str:
@@ -51,19 +56,6 @@ def short_status_word(status: AnalysisStatus | str | None) -> str:
 def status_class(status: AnalysisStatus | str | None) -> str:
     """The suffix of the CSS component class for a status (`unknown` for anything else)."""
     return status.value if isinstance(status, AnalysisStatus) else "unknown"
-
-
-def format_score(score: float | None) -> str:
-    """A score as sent: integers without decimals, others to one place, — when missing."""
-    if score is None:
-        return DASH
-    if isinstance(score, bool):
-        return DASH
-    if isinstance(score, int):
-        return str(score)  # exact, and no float overflow for an integer beyond 1e308
-    if float(score).is_integer():
-        return str(int(score))
-    return f"{score:.1f}"
 
 
 def now_utc() -> datetime:

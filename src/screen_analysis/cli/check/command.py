@@ -39,6 +39,7 @@ from screen_analysis.gate import (
     read_baseline,
     wait_for_scoring,
 )
+from screen_analysis.numbers import format_count
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 CLOCK: Clock = SystemClock()  # tests put a clock of their own here
@@ -175,8 +176,9 @@ def _waiting_line(state: WaitState) -> str:
     if state.failed_round:
         return f"Waiting for scoring: the last poll failed, trying again · {clock}"
     return (
-        f"Waiting for {analyses(state.waiting)} to be scored ({state.pending:,} pending, "
-        f"{state.processing:,} processing) · {clock}"
+        f"Waiting for {analyses(state.waiting)} to be scored "
+        f"({format_count(state.pending)} pending, "
+        f"{format_count(state.processing)} processing) · {clock}"
     )
 
 

@@ -11,6 +11,7 @@ from rich.cells import cell_len, set_cell_size
 
 from screen_analysis.gate import GateResult, Offender, Verdict, WaitState, format_number
 from screen_analysis.gate.measure import Scores
+from screen_analysis.numbers import count_of, format_count
 from screen_analysis.safe_text import clean
 
 WORST_SHOWN = 3
@@ -46,11 +47,11 @@ def heading(result: GateResult) -> str:
 
 def counts_line(scores: Scores) -> str:
     """ "142 analyses: 130 completed, 8 failed, 3 pending, 1 processing"."""
-    parts = [f"{scores.completed:,} completed", f"{scores.failed:,} failed"]
+    parts = [f"{format_count(scores.completed)} completed", f"{format_count(scores.failed)} failed"]
     if scores.pending:
-        parts.append(f"{scores.pending:,} pending")
+        parts.append(f"{format_count(scores.pending)} pending")
     if scores.processing:
-        parts.append(f"{scores.processing:,} processing")
+        parts.append(f"{format_count(scores.processing)} processing")
     return f"{analyses(scores.analyses)} in scope: " + ", ".join(parts)
 
 
@@ -114,14 +115,14 @@ def _mean(value: float | None) -> str:
 
 def analyses(count: int) -> str:
     """ "1 analysis", "3 analyses"."""
-    return f"{count:,} analysis" if count == 1 else f"{count:,} analyses"
+    return count_of(count, "analysis", "analyses")
 
 
 def timeout_message(state: WaitState) -> str:
     """ "timed out after 600 s: 3 analyses still being scored (1 pending, 2 processing)"."""
     text = (
         f"timed out after {state.timeout:g} s: {analyses(state.waiting)} still being scored "
-        f"({state.pending:,} pending, {state.processing:,} processing)"
+        f"({format_count(state.pending)} pending, {format_count(state.processing)} processing)"
     )
     if state.failed_round:
         text += f"; the last poll failed: {clean(state.failed_round)}"

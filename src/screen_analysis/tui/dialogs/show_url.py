@@ -40,7 +40,11 @@ class ShowUrlDialog(ModalScreen[bool]):
         with DialogFrame():
             yield Static(self._reason, classes="dialog-title", markup=False)
             yield Static(Content(clean(self._url)), id="url", markup=False)
-            yield Static("y copies it (OSC 52), Esc closes.", classes="dialog-hint", markup=False)
+            yield Static(
+                "y copies it to the clipboard (over SSH too), Esc closes.",
+                classes="dialog-hint",
+                markup=False,
+            )
 
     def action_copy(self) -> None:
         """Close, asking for a copy."""

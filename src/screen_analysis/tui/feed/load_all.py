@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+from screen_analysis.numbers import format_count
 from screen_analysis.tui.feed.feed import Accepted
 from screen_analysis.tui.feed.source import PageSource
 
@@ -24,12 +25,13 @@ class LoadProgress(NamedTuple):
 
     def describe(self) -> str:
         """'Loading all… 1,200 of 5,000', or how it ended."""
-        of = "" if self.total is None else f" of {self.total:,}"
+        of = "" if self.total is None else f" of {format_count(self.total)}"
         if self.capped:
-            return f"Loaded {self.loaded:,}{of}: stopped at {LOAD_ALL_MAX_ROWS:,} rows"
+            bound = format_count(LOAD_ALL_MAX_ROWS)
+            return f"Loaded {format_count(self.loaded)}{of}: stopped at {bound} rows"
         if self.done:
-            return f"Loaded all {self.loaded:,}"
-        return f"Loading all… {self.loaded:,}{of}"
+            return f"Loaded all {format_count(self.loaded)}"
+        return f"Loading all… {format_count(self.loaded)}{of}"
 
 
 async def load_rest(

@@ -2,7 +2,10 @@
 difference, and the feedback only in A, only in B and in both. Esc goes back.
 
 Each side has a slot for the analysis's image: `image_slot` builds the widget that shows
-it (the app's `ScreenImage` by default; `address_slot` names the address instead).
+it (the app's `ScreenImage` by default; `address_slot` names the address instead). The
+images take the rows the window leaves: everything fits when there is room for images of
+`MIN_ROWS_WITH_FEEDBACK` rows; otherwise the images shrink so that the score table (every
+criterion) still fits on the screen, and the feedback is a scroll away.
 """
 
 from __future__ import annotations
@@ -27,6 +30,10 @@ from screen_analysis.tui.widgets.app_header import AppHeader
 from screen_analysis.tui.widgets.diff_table import DiffTable
 from screen_analysis.tui.widgets.key_bar import KeyBar
 from screen_analysis.tui.widgets.screen_image import ScreenImage
+
+MIN_IMAGE_ROWS = 3
+MIN_ROWS_WITH_FEEDBACK = 10
+MAX_IMAGE_ROWS = 40
 
 ImageSlot = Callable[[Analysis], Widget]
 """Builds the widget that shows an analysis's image."""
@@ -119,10 +126,32 @@ class CompareScreen(Screen[None]):
             await slot.mount(widget)
             if isinstance(widget, ScreenImage):
                 widget.show(item)
+        self.call_after_refresh(self._fit_images)
         self.query_one(DiffTable).rows = (result.overall, *result.criteria)
         self.query_one("#feedback-a", Static).update(sentences(result.only_a, "Nothing."))
         self.query_one("#feedback-b", Static).update(sentences(result.only_b, "Nothing."))
         self.query_one("#feedback-both", Static).update(sentences(result.both, "Nothing shared."))
+
+    def on_resize(self) -> None:
+        """Size the images to the new window once it is laid out."""
+        self.call_after_refresh(self._fit_images)
+
+    def _fit_images(self) -> None:
+        """Give both images the rows the rest leaves (see the module's docstring)."""
+        images = list(self.query(".compare-image"))
+        if not images:
+            return
+        body = self.query_one("#compare-body", VerticalScroll)
+        current = images[0].outer_size.height
+        room = body.scrollable_content_region.height
+        bottoms = [child.virtual_region_with_margin.bottom for child in body.displayed_children]
+        scores = self.query_one(DiffTable).virtual_region_with_margin.bottom
+        everything = room - (max(bottoms, default=0) - current)
+        up_to_scores = room - (scores - current)
+        rows = everything if everything >= MIN_ROWS_WITH_FEEDBACK else up_to_scores
+        rows = min(MAX_IMAGE_ROWS, max(MIN_IMAGE_ROWS, rows))
+        for image in images:
+            image.styles.height = rows
 
     async def action_swap(self) -> None:
         """Swap A and B (the differences change sign)."""

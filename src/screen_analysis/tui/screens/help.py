@@ -1,7 +1,11 @@
-"""The help screen: every key, grouped, built from the bindings (remapped keys included)."""
+"""The help screen: every key, grouped, built from the bindings (remapped keys included).
+
+A description longer than the line wraps under itself, never back under the keys.
+"""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -9,6 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.geometry import Size
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -23,18 +28,46 @@ NAVIGATION: tuple[tuple[str, str], ...] = (
 HelpSection = tuple[str, Sequence[KeyHelp]]
 
 
-def help_text(sections: Sequence[HelpSection]) -> Content:
-    """The key table as content (no markup: keys contain bracket-like symbols)."""
+KEYS_WIDTH = 18  # two spaces, the keys, room after them
+
+
+def help_text(sections: Sequence[HelpSection], width: int = 70) -> Content:
+    """The key table as content `width` cells wide (no markup: keys contain bracket-like
+    symbols); a long description wraps under itself."""
+    room = max(10, width - KEYS_WIDTH)
+
+    def row(keys: str, what: str) -> list[Content]:
+        lines = textwrap.wrap(what, room) or [""]
+        first = Content.assemble((f"  {keys:<{KEYS_WIDTH - 3}} ", "bold"), lines[0])
+        return [first, *(Content(" " * KEYS_WIDTH + line) for line in lines[1:])]
+
     parts: list[Content] = []
     for title, rows in sections:
         parts.append(Content.styled(title, "bold underline"))
-        for row in rows:
-            what = row.tooltip or row.description
-            parts.append(Content.assemble((f"  {row.keys:<16}", "bold"), what))
+        for item in rows:
+            parts.extend(row(item.keys, item.tooltip or item.description))
         parts.append(Content(""))
     parts.append(Content.styled("Move around", "bold underline"))
-    parts.extend(Content.assemble((f"  {keys:<16}", "bold"), what) for keys, what in NAVIGATION)
+    for keys, what in NAVIGATION:
+        parts.extend(row(keys, what))
     return Content("\n").join(parts)
+
+
+class HelpTable(Static):
+    """The key table, wrapped to the width it is given."""
+
+    def __init__(self, sections: Sequence[HelpSection]) -> None:
+        """Show `sections`."""
+        super().__init__(markup=False)
+        self.sections = sections
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """As many lines as the table takes at `width`."""
+        return len(help_text(self.sections, width).split("\n"))
+
+    def render(self) -> Content:
+        """The table at the current width."""
+        return help_text(self.sections, self.size.width or 70)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -68,7 +101,7 @@ class HelpScreen(ModalScreen[None]):
         """Title, keys, how to close."""
         with VerticalScroll():
             yield Static("screen-analysis — keys", id="help-title", markup=False)
-            yield Static(help_text(self.sections), markup=False)
+            yield HelpTable(self.sections)
             yield Static("Esc, q, ? or F1 closes this help.", id="help-footer", markup=False)
 
     async def action_dismiss(self, result: None = None) -> None:

@@ -43,6 +43,8 @@ from screen_analysis.tui.widgets.column_chart import ColumnChart
 from screen_analysis.tui.widgets.key_bar import KeyBar
 
 PAINT_EVERY_S = 0.5  # charts follow the walk at this pace; the progress line every page
+MIN_HISTOGRAM_ROWS = 4
+MIN_TIMELINE_ROWS = 5
 KeptOverviews = MutableMapping[str | None, Overview]
 """Overviews already read, by project id (None: all projects), kept until refreshed."""
 
@@ -127,19 +129,20 @@ class OverviewScreen(Screen[None]):
         with VerticalScroll(id="overview-body"):
             yield Static("", id="problem", markup=False)
             yield Static("", id="summary", markup=False)
-            with Horizontal(classes="overview-row"):
+            with Horizontal(classes="overview-row", id="charts-row"):
                 with Vertical(classes="panel"):
                     yield Static("Analyses by status", classes="panel-title")
                     yield BarRows(id="statuses", label_width=11)
                 with Vertical(classes="panel"):
                     yield Static("Overall scores (count per 10 points)", classes="panel-title")
-                    yield ColumnChart(id="histogram", plot_height=4)
-            with Vertical(classes="panel"):
+                    yield ColumnChart(id="histogram", plot_height=MIN_HISTOGRAM_ROWS)
+            with Vertical(classes="panel", id="timeline-panel"):
                 yield Static("Mean score over time", id="timeline-title", classes="panel-title")
-                yield ColumnChart(id="timeline", plot_height=5)
+                yield ColumnChart(id="timeline", plot_height=MIN_TIMELINE_ROWS)
+                yield Static("", id="timeline-note", classes="note", markup=False)
             with Horizontal(classes="overview-row"):
                 with Vertical(classes="panel"):
-                    yield Static("Criteria: mean score", classes="panel-title")
+                    yield Static("Criteria", classes="panel-title")
                     yield BarRows(id="criteria", label_width=20)
                     yield Static("", id="weights-note", classes="note", markup=False)
                 with Vertical(classes="panel"):
@@ -153,6 +156,8 @@ class OverviewScreen(Screen[None]):
     def on_mount(self) -> None:
         """Show the kept overview, or start reading."""
         self.sub_title = "Overview"
+        body = self.query_one("#overview-body", VerticalScroll)
+        self.watch(body, "virtual_size", self._content_grew_or_shrank, init=False)
         if self.overview is not None:
             self._show(self.overview)
         else:
@@ -213,14 +218,58 @@ class OverviewScreen(Screen[None]):
         """Draw every part of `overview`."""
         self.overview = overview
         self.query_one("#summary", Static).update(view.summary(overview))
-        self.query_one("#statuses", BarRows).rows = view.status_rows(overview)
+        statuses = self.query_one("#statuses", BarRows)
+        statuses.empty_message = "No analyses in this view."
+        statuses.rows = view.status_rows(overview)
         self.query_one("#histogram", ColumnChart).data = view.histogram(overview)
-        self.query_one("#timeline-title", Static).update(Content(view.timeline_title(overview)))
-        self.query_one("#timeline", ColumnChart).data = view.timeline(overview)
-        self.query_one("#criteria", BarRows).rows = view.criteria_rows(overview)
+        now = self._clock()
+        title = view.timeline_title(overview, now)
+        self.query_one("#timeline-title", Static).update(Content(title))
+        self.query_one("#timeline", ColumnChart).data = view.timeline(overview, now)
+        note = view.timeline_note(overview, now)
+        self.query_one("#timeline-note", Static).update(Content(note))
+        criteria = self.query_one("#criteria", BarRows)
+        criteria.heading = view.criteria_heading(overview)
+        criteria.rows = view.criteria_rows(overview)
         self.query_one("#weights-note", Static).update(Content(view.weights_note(overview)))
         self.query_one("#feedback", Static).update(view.feedback_lines(overview))
         self.query_one("#failures", Static).update(view.failure_lines(overview))
+        self.call_after_refresh(self._fit_charts)
+
+    def on_resize(self) -> None:
+        """Size the charts to the new window once it is laid out."""
+        self.call_after_refresh(self._fit_charts)
+
+    def _content_grew_or_shrank(self, _size: object) -> None:
+        """The body's scrollable size changed with what it holds: fit the charts again."""
+        self._fit_charts()
+
+    def _fit_charts(self) -> None:
+        """Give the column charts the rows the other panels leave (a third to the histogram,
+        the rest to the score over time), never fewer than their minimum: at 80×24 the body
+        scrolls, at 200×50 the charts fill it. A chart that says it has nothing takes none.
+
+        Measured on the last layout (the body's children and the charts as laid out), so
+        the numbers agree with each other; a layout that changes the body's scrollable size
+        fits them again."""
+        body = self.query_one("#overview-body", VerticalScroll)
+        histogram = self.query_one("#histogram", ColumnChart)
+        timeline = self.query_one("#timeline", ColumnChart)
+        charts = [chart for chart in (histogram, timeline) if chart.drawing]
+        room = body.scrollable_content_region.height
+        if not charts or not room:
+            return
+        content = max(
+            (child.virtual_region_with_margin.bottom for child in body.displayed_children),
+            default=0,
+        )
+        # Each drawing chart's panel grows row for row with its plot, so the rest is fixed.
+        free = room - (content - sum(chart.laid_out_rows for chart in charts))
+        if len(charts) == 2:
+            histogram.plot_height = max(MIN_HISTOGRAM_ROWS, free // 3)
+            free -= histogram.plot_height
+        least = MIN_TIMELINE_ROWS if charts[-1] is timeline else MIN_HISTOGRAM_ROWS
+        charts[-1].plot_height = max(least, free)
 
     def action_back(self) -> None:
         """Stop reading (keeping what was read), or go back when nothing is being read."""

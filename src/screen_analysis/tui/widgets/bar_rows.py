@@ -1,7 +1,9 @@
-"""Labelled horizontal bars, one a line, with the number at the end of each.
+"""Labelled horizontal bars, one a line, with the number at the end of each and, when the
+rows have one, a second number in a column of its own (a criterion's weight).
 
-Reads without colour: the bar's length and the number say it all; colours come from the
-theme through component classes. Labels are shown literally (never parsed as markup).
+Reads without colour: the bar's length and the numbers say it all; colours come from the
+theme through component classes. Labels are shown literally (never parsed as markup). The
+numbers are right-aligned in their columns; an optional heading names the columns.
 """
 
 from __future__ import annotations
@@ -11,27 +13,35 @@ from typing import ClassVar
 
 from textual.content import Content
 from textual.reactive import reactive
-from textual.style import Style
 from textual.widget import Widget
 
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.widgets.score_bar import bar_cells
 
-MARKER = "│"
+EMPTY_MESSAGE = "No completed analyses in this view."
 
 
 @dataclass(frozen=True)
 class BarRow:
     """One bar: `value` on a scale of `scale`, `text` after it, an optional `tone` (a
     component class suffix: good, fair, poor, pending, processing, completed, failed, weak)
-    and a `marker` drawn at a fraction of the bar (a weight)."""
+    and an optional `extra` number in a column of its own (a weight)."""
 
     label: str
     value: float | None
     scale: float
     text: str
     tone: str = ""
-    marker: float | None = None
+    extra: str = ""
+
+
+@dataclass(frozen=True)
+class BarHeading:
+    """Names of the columns, drawn muted above the rows: the bar, the value, the extra."""
+
+    bar: str = ""
+    value: str = ""
+    extra: str = ""
 
 
 class BarRows(Widget):
@@ -51,7 +61,7 @@ class BarRows(Widget):
         "bar-rows--label",
         "bar-rows--bar",
         "bar-rows--track",
-        "bar-rows--marker",
+        "bar-rows--heading",
         "bar-rows--value",
         *(f"bar-rows--{tone}" for tone in TONES),
     }
@@ -62,7 +72,7 @@ class BarRows(Widget):
         & > .bar-rows--label { color: $foreground; }
         & > .bar-rows--bar { color: $score-bar-fill; }
         & > .bar-rows--track { color: $score-bar-empty; }
-        & > .bar-rows--marker { color: $foreground; text-style: bold; }
+        & > .bar-rows--heading { color: $foreground-muted; }
         & > .bar-rows--value { color: $foreground; }
         & > .bar-rows--good { color: $score-good; }
         & > .bar-rows--fair { color: $score-fair; }
@@ -81,6 +91,12 @@ class BarRows(Widget):
     label_width: reactive[int] = reactive(18, layout=True)
     """Cells for the labels (longer ones are cut with …)."""
 
+    heading: reactive[BarHeading | None] = reactive(None, layout=True)
+    """Names of the columns, or None for no heading line."""
+
+    empty_message: reactive[str] = reactive(EMPTY_MESSAGE)
+    """What shows when no row has a value."""
+
     def __init__(
         self, rows: tuple[BarRow, ...] = (), *, label_width: int = 18, id: str | None = None
     ) -> None:
@@ -94,15 +110,31 @@ class BarRows(Widget):
         rows = self.rows
         if not rows:
             return Content("—")
+        if not any(row.value for row in rows):
+            return Content.styled(self.empty_message, self.get_visual_style("bar-rows--heading"))
+        heading = self.heading
         width = self.size.width
         value_width = max(len(row.text) for row in rows)
+        extra_width = max(len(row.extra) for row in rows)
+        if heading is not None:
+            value_width = max(value_width, len(heading.value))
+            extra_width = max(extra_width, len(heading.extra)) if extra_width else 0
+        extra_room = extra_width + 2 if extra_width else 0
         label_width = min(self.label_width, max(6, width // 3))
-        bar_width = max(3, width - label_width - value_width - 2)
+        bar_width = max(3, width - label_width - value_width - extra_room - 2)
         label_style = self.get_visual_style("bar-rows--label")
         track_style = self.get_visual_style("bar-rows--track")
-        marker_style = self.get_visual_style("bar-rows--marker")
         value_style = self.get_visual_style("bar-rows--value")
         lines = []
+        if heading is not None:
+            text = (
+                " " * (label_width + 1)
+                + heading.bar.ljust(bar_width)[:bar_width]
+                + " "
+                + heading.value.rjust(value_width)
+                + (" " * 2 + heading.extra.rjust(extra_width) if extra_width else "")
+            )
+            lines.append(Content.styled(text.rstrip(), self.get_visual_style("bar-rows--heading")))
         for row in rows:
             tone = f"bar-rows--{row.tone}" if row.tone in self.TONES else "bar-rows--bar"
             label = clean(row.label)
@@ -112,31 +144,12 @@ class BarRows(Widget):
             filled, empty = bar_cells(percent, bar_width)
             cells = [(filled, self.get_visual_style(tone))] if filled else []
             cells.append((empty, track_style))
-            if row.marker is not None:
-                cells = _with_marker(cells, row.marker, bar_width, marker_style)
+            extra = " " * 2 + row.extra.rjust(extra_width) if extra_width else ""
             lines.append(
                 Content.assemble(
                     (label.ljust(label_width) + " ", label_style),
                     *(Content.styled(text, style) for text, style in cells if text),
-                    (" " + row.text.rjust(value_width), value_style),
+                    (" " + row.text.rjust(value_width) + extra, value_style),
                 )
             )
         return Content("\n").join(lines)
-
-
-def _with_marker(
-    cells: list[tuple[str, Style]], fraction: float, width: int, style: Style
-) -> list[tuple[str, Style]]:
-    """The bar with one cell replaced by the marker at `fraction` of its width."""
-    at = min(width - 1, max(0, round(min(max(fraction, 0.0), 1.0) * width) - 1))
-    out: list[tuple[str, Style]] = []
-    position = 0
-    for text, cell_style in cells:
-        end = position + len(text)
-        if position <= at < end:
-            cut = at - position
-            out.extend([(text[:cut], cell_style), (MARKER, style), (text[cut + 1 :], cell_style)])
-        else:
-            out.append((text, cell_style))
-        position = end
-    return out

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from textual.content import Content
 
 from screen_analysis.api.models import CRITERIA, Analysis, AnalysisItem, AnalysisStatus
+from screen_analysis.numbers import format_weights
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import (
     DASH,
@@ -39,13 +40,6 @@ TIER_STYLE = {
     "-none": "$score-bar-fill",
 }
 NL = Content("\n")
-
-
-def format_weight(weight: float | None) -> str:
-    """A weight as sent (no rounding that would hide a value)."""
-    if weight is None or isinstance(weight, bool):
-        return DASH
-    return f"{weight:g}"
 
 
 def weights_note(known: KnownProject | None) -> str:
@@ -91,10 +85,11 @@ def head(item: AnalysisItem | None) -> Content:
 
 
 def criterion_line(
-    title: str, value: object, weight: object, width: int, *, weights: bool = True
+    title: str, value: object, weight: str | None, width: int, *, weights: bool = True
 ) -> Content:
-    """Name, bar, the value as sent (bar clamped to 0–100) and, with `weights`, the weight;
-    one line of `width` cells (the bar takes what the rest leaves)."""
+    """Name, bar, the value as sent (bar clamped to 0–100) and, with `weights`, the weight
+    (already formatted for its column); one line of `width` cells (the bar takes what the
+    rest leaves)."""
     score = number(value)
     fixed = NAME_CELLS + VALUE_CELLS + (WEIGHT_CELLS if weights else 0)
     room = width - fixed
@@ -107,7 +102,7 @@ def criterion_line(
         Content(shown.rjust(VALUE_CELLS)),
     ]
     if weights:
-        text = "" if weight is None else f"w {format_weight(number(weight))}"
+        text = "" if not weight else f"w {weight}"
         parts.append(Content.styled(text.rjust(WEIGHT_CELLS), MUTED))
     return Content.assemble(*parts)
 
@@ -119,12 +114,15 @@ def criteria_lines(
     *,
     show_weights: bool = True,
 ) -> Iterator[Content]:
-    """One line per documented criterion."""
-    for criterion in CRITERIA:
+    """One line per documented criterion, the weights with the same decimals down the
+    column ("0.15", "0.20")."""
+    values = [number(weights.get(criterion.value)) for criterion in CRITERIA]
+    shown = format_weights(values)
+    for criterion, value, text in zip(CRITERIA, values, shown, strict=True):
         yield criterion_line(
             criterion.title,
             breakdown.get(criterion.value),
-            weights.get(criterion.value),
+            None if value is None else text,
             width,
             weights=show_weights,
         )

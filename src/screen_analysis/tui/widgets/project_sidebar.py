@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import AuthenticationError, NotFoundError
 from screen_analysis.api.models import Project
+from screen_analysis.numbers import format_count
 from screen_analysis.safe_text import clean, shorten
 from screen_analysis.state import LayoutPreferences
 from screen_analysis.tui.formatting import DASH, format_score
@@ -48,7 +49,7 @@ def entry_lines(entry: KnownProject) -> tuple[str, str]:
         note = {"missing": "not found", "error": "couldn't load"}.get(entry.state, "loading…")
         return clean(entry.project_id) or DASH, note
     count = project.analysis_count
-    counted = DASH if count is None else f"{count:,}"
+    counted = DASH if count is None else f"{format_count(count)}"
     average = DASH if project.avg_score is None else format_score(project.avg_score)
     return clean(project.name) or clean(project.id) or DASH, f"{counted} · avg {average}"
 

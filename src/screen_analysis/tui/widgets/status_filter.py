@@ -19,6 +19,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from screen_analysis.api.models import AnalysisStatus
+from screen_analysis.numbers import format_count
 from screen_analysis.tui.feed.views import CountCache, ViewKey
 
 CHOICES: tuple[tuple[AnalysisStatus | None, str], ...] = (
@@ -61,7 +62,7 @@ def choice_texts(
         if keys:
             text = f"{number} {text}"
         if with_counts and status in counts:
-            text += f" {STALE if status in stale else ''}{counts[status]:,}"
+            text += f" {STALE if status in stale else ''}{format_count(counts[status])}"
         texts.append(text)
     return texts
 

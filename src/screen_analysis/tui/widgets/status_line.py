@@ -9,6 +9,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from screen_analysis.numbers import format_count
 from screen_analysis.safe_text import clean
 
 
@@ -23,9 +24,9 @@ class PagingStatus(NamedTuple):
 
 def describe(status: PagingStatus) -> tuple[str, str]:
     """The counts part and the state part, as plain text."""
-    counts = f"Loaded {status.loaded:,}"
+    counts = f"Loaded {format_count(status.loaded)}"
     if status.total is not None:
-        counts += f" of {status.total:,}"
+        counts += f" of {format_count(status.total)}"
     if status.state == "loading":
         return counts, "loading…"
     if status.state == "end":
@@ -73,12 +74,15 @@ class StatusLine(Widget):
         counts, state = describe(self.status)
         if self.sorted_by:
             total = self.status.total
-            of = "" if total is None else f" (of {total:,})"
-            counts = f"Sorted by {self.sorted_by} among {self.status.loaded:,} loaded{of}"
+            of = "" if total is None else f" (of {format_count(total)})"
+            counts = (
+                f"Sorted by {self.sorted_by} among {format_count(self.status.loaded)} loaded{of}"
+            )
         left = Content(counts)
         if self.unseen:
             left += Content(" · ") + Content.styled(
-                f"↑ {self.unseen:,} new (Home)", self.get_visual_style("status-line--new")
+                f"↑ {format_count(self.unseen)} new (Home)",
+                self.get_visual_style("status-line--new"),
             )
         if state:
             part = "status-line--error" if self.status.state == "error" else "status-line--state"

@@ -27,6 +27,7 @@ from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import ScreenAnalysisError
 from screen_analysis.api.models import AnalysisItem
 from screen_analysis.api.writers import CsvWriter, JsonLinesWriter, RawWriter, raw_of
+from screen_analysis.numbers import count_of, format_count
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.dialogs.choice import Choice, ChoiceDialog
 from screen_analysis.tui.dialogs.progress import ProgressDialog
@@ -137,12 +138,12 @@ async def export_view(host: ExportHost, request: ExportRequest) -> None:
         return
     every_page = False
     if not request.everything_loaded:
-        counted = "" if total is None else f" ({total:,})"
+        counted = "" if total is None else f" ({format_count(total)})"
         which = await host.ask(
             ChoiceDialog(
                 "Export which analyses of this view?",
                 [
-                    Choice("l", "loaded", f"The {len(rows):,} loaded"),
+                    Choice("l", "loaded", f"The {format_count(len(rows))} loaded"),
                     Choice("a", "all", f"Every page{counted}"),
                 ],
             )
@@ -174,7 +175,7 @@ async def export_view(host: ExportHost, request: ExportRequest) -> None:
     except (OSError, ScreenAnalysisError) as exc:
         host.say("The export failed: " + clean(describe_error(exc)), "error")
         return
-    host.say(f"Wrote {count:,} analyses to {clean(str(path))}.")
+    host.say(f"Wrote {count_of(count, 'analysis', 'analyses')} to {clean(str(path))}.")
 
 
 async def _write_pages(host: ExportHost, path: Path, fmt: str, request: ExportRequest) -> int:

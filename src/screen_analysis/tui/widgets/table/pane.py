@@ -22,6 +22,7 @@ from textual.message import Message
 
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.models import Analysis, AnalysisItem
+from screen_analysis.numbers import format_count
 from screen_analysis.tui.feed import (
     Accepted,
     PageBatch,
@@ -274,7 +275,7 @@ class AnalysesPane(Vertical):
         if self.loading_all:
             self.notify("Already loading the rest; Esc stops.", markup=False)
         elif source.done:
-            self.notify(f"All {source.loaded:,} rows are loaded.", markup=False)
+            self.notify(f"All {format_count(source.loaded)} rows are loaded.", markup=False)
         elif source.loading:
             self.notify("A page is loading; try again in a moment.", markup=False)
         else:
@@ -289,7 +290,9 @@ class AnalysesPane(Vertical):
             if worker.node is self and worker.group == "load-all":
                 worker.cancel()
         if not quiet:
-            self.notify(f"Stopped with {self._source.loaded:,} rows loaded.", markup=False)
+            self.notify(
+                f"Stopped with {format_count(self._source.loaded)} rows loaded.", markup=False
+            )
         self._update_status()
         return True
 

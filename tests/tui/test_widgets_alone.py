@@ -1,0 +1,185 @@
+"""The main view's widgets, each alone in a bare app (no main screen), with the headless feed
+as their source against the reference server on loopback: the pane pages, refreshes and
+reports; the status filter keeps its totals; the sidebar keeps its projects."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from textual import on
+from textual.app import App, ComposeResult
+from textual.message import Message
+from textual.widget import Widget
+
+from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.api.current import CurrentClient
+from screen_analysis.api.models import AnalysisStatus
+from screen_analysis.demo.runner import DemoServer
+from screen_analysis.secret import SecretStr
+from screen_analysis.tui.feed import Feed, RefreshSchedule, ViewKey
+from screen_analysis.tui.themes import variable_defaults
+from screen_analysis.tui.widgets.project_sidebar import ProjectSidebar
+from screen_analysis.tui.widgets.status_filter import StatusFilter
+from screen_analysis.tui.widgets.table import AnalysesPane
+
+from .conftest import DEMO_NOW_FIXED, wait_until
+
+
+class Alone(App[None]):
+    """A bare app holding one widget and recording the messages it posts."""
+
+    def __init__(self, widget: Widget) -> None:
+        super().__init__()
+        self.widget = widget
+        self.messages: list[Message] = []
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        """The app's colour variables, which the widgets' styles use."""
+        return variable_defaults(self.current_theme)
+
+    def compose(self) -> ComposeResult:
+        yield self.widget
+
+    @on(AnalysesPane.RowsArrived)
+    @on(AnalysesPane.TotalSeen)
+    @on(AnalysesPane.Moved)
+    @on(AnalysesPane.Failed)
+    @on(StatusFilter.Failed)
+    @on(ProjectSidebar.Known)
+    @on(ProjectSidebar.Added)
+    @on(ProjectSidebar.Failed)
+    def record(self, message: Message) -> None:
+        self.messages.append(message)
+
+    def of(self, kind: type[Message]) -> list[Any]:
+        return [m for m in self.messages if isinstance(m, kind)]
+
+
+@pytest.fixture
+async def feed(fresh_demo_server: DemoServer) -> AsyncIterator[Feed]:
+    client = ScreenAnalysisClient(
+        fresh_demo_server.base_url, SecretStr(fresh_demo_server.api_key), max_retries=0
+    )
+    async with client:
+        yield Feed(CurrentClient(client))
+
+
+def list_requests(server: DemoServer) -> list[dict[str, str]]:
+    return [r.query for r in server.request_log if r.path == "/v1/analyses"]
+
+
+async def test_the_pane_pages_its_own_rows_and_tells_what_crosses(
+    feed: Feed, fresh_demo_server: DemoServer
+) -> None:
+    pane = AnalysesPane(feed, RefreshSchedule(0), clock=lambda: DEMO_NOW_FIXED)
+    app = Alone(pane)
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane.show(ViewKey(status=AnalysisStatus.COMPLETED))
+        await wait_until(pilot, lambda: bool(pane.table.items) and not pane.busy)
+        assert all(i.status == "completed" for i in pane.table.items)  # type: ignore[union-attr]
+        (seen,) = app.of(AnalysesPane.TotalSeen)
+        assert seen.view == ViewKey(status=AnalysisStatus.COMPLETED) and seen.total == 275
+        assert app.of(AnalysesPane.RowsArrived)[0].project_ids
+        assert "Loaded 100 of 275" in pane.status_line.render().plain
+        pane.table.focus()
+        await pilot.press("end")  # the next page loads by need, once
+        await wait_until(pilot, lambda: len(pane.table.items) == 200 and not pane.busy)
+        afters = [q.get("after") for q in list_requests(fresh_demo_server)]
+        assert len(afters) == len(set(afters)) == 2
+
+
+async def test_the_pane_says_a_failure_once_and_r_retries(
+    feed: Feed, fresh_demo_server: DemoServer
+) -> None:
+    pane = AnalysesPane(feed, RefreshSchedule(0))
+    app = Alone(pane)
+    async with app.run_test(size=(80, 24)) as pilot:
+        fresh_demo_server.faults.inject(503)
+        pane.show(ViewKey())
+        await wait_until(pilot, lambda: bool(app.of(AnalysesPane.Failed)))
+        (failed,) = app.of(AnalysesPane.Failed)
+        assert not failed.loaded and "503" in failed.words and "press r" in failed.words
+        assert pane.status_line.status.state == "error"
+        failed.again()  # what the screen's problem desk runs on "retry"
+        await wait_until(pilot, lambda: bool(pane.table.items) and not pane.busy)
+        assert pane.status_line.status.state == "idle"
+
+
+async def test_the_pane_refreshes_on_its_own_timer(
+    feed: Feed, fresh_demo_server: DemoServer
+) -> None:
+    now = [0.0]
+    schedule = RefreshSchedule(5.0, clock=lambda: now[0])
+    pane = AnalysesPane(feed, schedule)
+    app = Alone(pane)
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane.show(ViewKey())
+        await wait_until(pilot, lambda: bool(pane.table.items) and not pane.busy)
+        assert pane.refresh_armed and "auto-refresh 5s" in pane.status_line.refresh_state
+        before = len(list_requests(fresh_demo_server))
+        pane.refresh_now()
+        await wait_until(pilot, lambda: not pane.refreshing)
+        assert len(list_requests(fresh_demo_server)) == before + 1  # one page: the first
+        assert app.of(AnalysesPane.Moved) == []  # nothing moved on a still server
+
+
+async def test_the_status_filter_keeps_its_totals(feed: Feed) -> None:
+    bar = StatusFilter(feed)
+    app = Alone(bar)
+    async with app.run_test(size=(100, 3)) as pilot:
+        bar.show_view(ViewKey())
+        assert bar.counts == {}
+        bar.seen(ViewKey(), 300)  # the view's own total, from its first page
+        await wait_until(pilot, lambda: len(bar.counts) == 5 and not bar.busy)
+        assert bar.counts[None] == 300 == sum(v for k, v in bar.counts.items() if k)
+        assert "1 All 300" in bar.render().plain
+        bar.show_view(ViewKey(status=AnalysisStatus.FAILED))
+        assert bar.current == AnalysisStatus.FAILED and bar.counts[None] == 300
+
+
+async def test_the_status_filter_keeps_old_totals_when_asking_again_fails(
+    feed: Feed, fresh_demo_server: DemoServer
+) -> None:
+    bar = StatusFilter(feed)
+    app = Alone(bar)
+    async with app.run_test(size=(100, 3)) as pilot:
+        bar.show_view(ViewKey())
+        bar.seen(ViewKey(), 300)
+        await wait_until(pilot, lambda: len(bar.counts) == 5 and not bar.busy)
+        fresh_demo_server.faults.inject(503, count=4)
+        bar.recount(ViewKey())
+        await wait_until(pilot, lambda: bool(app.of(StatusFilter.Failed)) and not bar.busy)
+        assert len(bar.counts) == 5, "the old numbers stay"
+
+
+async def test_the_sidebar_lists_its_projects_by_name_each_fetched_once(
+    feed: Feed, fresh_demo_server: DemoServer
+) -> None:
+    sidebar = ProjectSidebar(feed)
+    app = Alone(sidebar)
+    projects = fresh_demo_server.store.projects()
+    async with app.run_test(size=(40, 30)) as pilot:
+        ids = [p.id for p in reversed(projects)]
+        sidebar.want(ids)
+        sidebar.want(ids)  # already listed: not fetched again
+        await wait_until(pilot, lambda: len(sidebar.names) == len(projects) and not sidebar.busy)
+        fetched = [r.path for r in fresh_demo_server.request_log if r.path.startswith("/v1/p")]
+        assert len(fetched) == len(projects)
+        names = [sidebar.names[p] for p in sidebar.project_ids]
+        assert names == sorted(names, key=str.casefold), "by name, the same every run"
+        assert len(app.of(ProjectSidebar.Known)) == len(projects)
+        sidebar.recount([ids[0]])
+        await wait_until(pilot, lambda: not sidebar.busy)
+        again = [r.path for r in fresh_demo_server.request_log if r.path.startswith("/v1/p")]
+        assert len(again) == len(projects) + 1
+
+
+async def test_the_sidebar_adds_only_what_the_server_knows(feed: Feed) -> None:
+    sidebar = ProjectSidebar(feed)
+    app = Alone(sidebar)
+    async with app.run_test(size=(40, 30)) as pilot:
+        sidebar.add("proj_nope")
+        await wait_until(pilot, lambda: not sidebar.busy)
+        assert sidebar.project_ids == () and app.of(ProjectSidebar.Added) == []
