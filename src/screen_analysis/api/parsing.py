@@ -12,7 +12,7 @@ from typing import Any, NoReturn
 
 from screen_analysis.api.errors import InvalidResponseError
 from screen_analysis.api.fields import ModelError
-from screen_analysis.api.messages import clean_message, extract_message
+from screen_analysis.api.messages import extract_message
 from screen_analysis.api.models import (
     Analysis,
     AnalysisItem,
@@ -21,6 +21,7 @@ from screen_analysis.api.models import (
     Project,
     RawPage,
 )
+from screen_analysis.safe_text import one_line
 
 
 def _refuse_constant(name: str) -> NoReturn:
@@ -46,7 +47,7 @@ def parse_json_object(
 
 def _not_json(body: bytes, content_type: str | None, exc: ValueError) -> str:
     if body.lstrip()[:1] in (b"{", b"["):
-        return f"malformed or truncated JSON ({clean_message(str(exc), limit=80)})"
+        return f"malformed or truncated JSON ({one_line(str(exc), limit=80)})"
     kind = content_type.split(";")[0].strip() if content_type else "no content type"
     return f"body is not JSON ({kind}): {extract_message(body, content_type=content_type)[:80]}"
 
@@ -112,7 +113,7 @@ def parse_project(body: bytes, *, request: str, content_type: str | None = None)
 
 def describe_validation_error(exc: ModelError) -> str:
     """The first problems of a model error, in one short line without input values."""
-    return clean_message(str(exc), limit=200)
+    return one_line(str(exc), limit=200)
 
 
 def _kind(value: Any) -> str:

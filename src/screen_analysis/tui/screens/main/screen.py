@@ -255,7 +255,8 @@ class MainScreen(Screen[None]):
 
     def show_unreachable(self, error: Exception, closed: Callable[[str | None], None]) -> None:
         """The error screen for a server that cannot be reached."""
-        from screen_analysis.tui.dialogs.error import ErrorScreen, explain
+        from screen_analysis.problems import explain
+        from screen_analysis.tui.dialogs.error import ErrorScreen
 
         base_url = self.feed.current.client.base_url if self.feed.current.connected else ""
         self.app.push_screen(ErrorScreen(explain(error, base_url)), closed)
