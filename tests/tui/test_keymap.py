@@ -48,7 +48,7 @@ def test_the_documented_ids_exist_and_each_binding_has_an_id() -> None:
                 assert all(binding.id for binding in found), f"{title}: {found} has no id"
     sections = [title for title, _rows in help_sections({})]
     assert sections[:5] == ["Browse", "Act", "Projects (sidebar)", "Detail", "Anywhere"]
-    assert {"Sign in", "Welcome", "Dialogs", "Errors", "Image", "Report export"} <= set(sections)
+    assert {"Sign in", "Welcome", "Dialogs", "Errors", "Image"} <= set(sections)
 
 
 def _our_classes_with_bindings() -> Iterator[type]:
@@ -71,7 +71,7 @@ def test_every_binding_of_every_screen_widget_and_dialog_has_an_id_a_keymap_know
     classes = list(_our_classes_with_bindings())
     names = {cls.__name__ for cls in classes}
     assert {"MainScreen", "LoginScreen", "WelcomeScreen", "PromptDialog", "ErrorScreen"} <= names
-    assert {"ProjectSidebar", "AnalysisDetail", "ImageView", "ReplaceFileDialog"} <= names
+    assert {"ProjectSidebar", "AnalysisDetail", "ImageView", "ChoiceDialog"} <= names
     for cls in classes:
         for binding in Binding.make_bindings(vars(cls)["BINDINGS"]):
             assert binding.id, f"{cls.__name__}: {binding.key} -> {binding.action} has no id"

@@ -13,7 +13,8 @@ from textual.pilot import Pilot
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.insight.aggregates import Overview
 from screen_analysis.tui.app import ScreenAnalysisApp
-from screen_analysis.tui.screens.export_dialogs import ExportPathDialog, ReplaceFileDialog
+from screen_analysis.tui.dialogs.choice import ChoiceDialog
+from screen_analysis.tui.dialogs.prompt import PromptDialog
 from screen_analysis.tui.screens.overview import OverviewScreen
 
 from ..conftest import demo_config
@@ -96,7 +97,7 @@ async def test_export_never_overwrites_unasked(tmp_path: Path, demo_server: Demo
 
         async def export(path: Path) -> None:
             await pilot.press("e")
-            await wait_until(pilot, lambda: isinstance(app.screen, ExportPathDialog))
+            await wait_until(pilot, lambda: isinstance(app.screen, PromptDialog))
             field = app.screen.query_one("#export-path")
             field.value = str(path)  # type: ignore[attr-defined]
             await pilot.press("enter")
@@ -106,12 +107,12 @@ async def test_export_never_overwrites_unasked(tmp_path: Path, demo_server: Demo
         assert "<svg" in target.read_text()
         target.write_text("mine")
         await export(target)
-        await wait_until(pilot, lambda: isinstance(app.screen, ReplaceFileDialog))
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceDialog))
         await pilot.press("n")
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: not isinstance(app.screen, ChoiceDialog))
         assert target.read_text() == "mine"
         await export(target)
-        await wait_until(pilot, lambda: isinstance(app.screen, ReplaceFileDialog))
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceDialog))
         await pilot.press("y")
         await wait_until(pilot, lambda: target.read_text() != "mine")
         await export(target.with_suffix(".md"))

@@ -37,7 +37,6 @@ SCOPES: tuple[tuple[str, tuple[list[BindingType], ...]], ...] = (
     ("Overview", (screen_keys.OVERVIEW_KEYS,)),
     ("Compare", (screen_keys.COMPARE_KEYS,)),
     ("Image", (screen_keys.IMAGE_VIEW_KEYS,)),
-    ("Report export", (screen_keys.EXPORT_PATH_KEYS, screen_keys.REPLACE_FILE_KEYS)),
     ("Sign in", (screen_keys.LOGIN_KEYS,)),
     ("Welcome", (screen_keys.WELCOME_KEYS,)),
     (

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar
 
 from textual import events
@@ -17,6 +18,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from screen_analysis.safe_text import clean
 from screen_analysis.tui.dialogs.dialog_keys import CHOICE_KEYS
 from screen_analysis.tui.dialogs.frame import DialogFrame
 
@@ -78,3 +80,12 @@ class ChoiceDialog(ModalScreen[str | None]):
     def action_cancel(self) -> None:
         """No answer."""
         self.dismiss(None)
+
+
+def replace_question(path: Path) -> ChoiceDialog:
+    """The one question before a file is replaced: dismissed with "replace" or "keep" (or
+    None: Esc, which keeps it too)."""
+    return ChoiceDialog(
+        f"{clean(str(path))} exists. Replace it?",
+        [Choice("y", "replace", "Replace it"), Choice("n", "keep", "Keep it")],
+    )

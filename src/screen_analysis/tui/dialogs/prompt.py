@@ -43,6 +43,12 @@ EXPORT = Prompt(
     "A .csv or .jsonl file (relative: the current directory). Enter goes on, Esc cancels.",
     title="Export the view to",
 )
+REPORT = Prompt(
+    "export-path",
+    "screen-analysis-report.html",
+    "A .md name writes Markdown, anything else HTML. Enter writes, Esc cancels.",
+    title="Export the report to",
+)
 
 
 class PromptDialog(ModalScreen[str | None]):

@@ -31,9 +31,10 @@ from screen_analysis.api.errors import ScreenAnalysisError
 from screen_analysis.insight.aggregates import Overview, OverviewBuilder
 from screen_analysis.insight.collect import fill
 from screen_analysis.safe_text import clean
+from screen_analysis.tui.dialogs.choice import replace_question
+from screen_analysis.tui.dialogs.prompt import REPORT, PromptDialog
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.screens import overview_charts as view
-from screen_analysis.tui.screens.export_dialogs import ExportPathDialog, ReplaceFileDialog
 from screen_analysis.tui.screens.screen_keys import OVERVIEW_KEYS
 from screen_analysis.tui.widgets.app_header import AppHeader
 from screen_analysis.tui.widgets.bar_rows import BarRows
@@ -262,20 +263,21 @@ class OverviewScreen(Screen[None]):
         folder = self._report_dir or Path.cwd()
         suggested = folder / "screen-analysis-report.html"
 
-        def chosen(path: Path | None) -> None:
-            if path is None:
+        def chosen(text: str | None) -> None:
+            if not text:
                 return
+            path = Path(text).expanduser()
             if path.exists():
 
-                def answered(replace: bool | None) -> None:
-                    if replace:
+                def answered(replace: str | None) -> None:
+                    if replace == "replace":
                         self._export(path, overview, True)
 
-                self.app.push_screen(ReplaceFileDialog(path), answered)
+                self.app.push_screen(replace_question(path), answered)
             else:
                 self._export(path, overview, False)
 
-        self.app.push_screen(ExportPathDialog(suggested), chosen)
+        self.app.push_screen(PromptDialog(REPORT, str(suggested)), chosen)
 
     @work(group="export", exit_on_error=False)
     async def _export(self, path: Path, overview: Overview, replace: bool) -> None:

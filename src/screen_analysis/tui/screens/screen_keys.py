@@ -44,21 +44,6 @@ WELCOME_KEYS: list[BindingType] = [
     ),
 ]
 
-EXPORT_PATH_KEYS: list[BindingType] = [
-    Binding(
-        "escape", "cancel", "Cancel", tooltip="Close without writing a report", id="report-cancel"
-    ),
-]
-
-REPLACE_FILE_KEYS: list[BindingType] = [
-    Binding(
-        "y", "answer(True)", "Replace", tooltip="Replace the existing file", id="report-replace"
-    ),
-    Binding(
-        "n,escape", "answer(False)", "Keep", tooltip="Keep the existing file", id="report-keep"
-    ),
-]
-
 HELP_KEYS: list[BindingType] = [
     Binding(
         "escape,q,question_mark,f1", "dismiss", "Close", tooltip="Close this help", id="help-close"

@@ -27,7 +27,7 @@ from screen_analysis.api.writers import CsvWriter, JsonLinesWriter, RawWriter, r
 from screen_analysis.numbers import count_of, format_count
 from screen_analysis.problems import explain
 from screen_analysis.safe_text import clean
-from screen_analysis.tui.dialogs.choice import Choice, ChoiceDialog
+from screen_analysis.tui.dialogs.choice import Choice, ChoiceDialog, replace_question
 from screen_analysis.tui.dialogs.progress import ProgressDialog
 from screen_analysis.tui.dialogs.prompt import EXPORT, PromptDialog
 from screen_analysis.tui.feed import ViewKey
@@ -141,12 +141,7 @@ async def export_view(host: ExportHost, request: ExportRequest) -> None:
         host.say(f"{clean(str(path))} is a directory; nothing was written.", "warning")
         return
     if path.exists():
-        replace = await host.ask(
-            ChoiceDialog(
-                f"{clean(str(path))} exists. Replace it?",
-                [Choice("y", "replace", "Replace it"), Choice("n", "keep", "Keep it")],
-            )
-        )
+        replace = await host.ask(replace_question(path))
         if replace != "replace":
             host.say("The file was kept; nothing was written.")
             return
