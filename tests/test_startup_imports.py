@@ -77,3 +77,29 @@ def test_the_start_path_leaves_heavy_modules_for_later(tmp_path: object) -> None
         name for name in loaded if any(name == m or name.startswith(m + ".") for m in NOT_AT_START)
     ]
     assert early == []
+
+
+ENTRY = """
+import atexit, sys, threading
+started = []
+start = threading.Thread.start
+def noted(thread):
+    started.append(thread.name)
+    start(thread)
+threading.Thread.start = noted
+atexit.register(lambda: print(started))
+sys.argv = ["screen-analysis", *sys.argv[1:]]
+from screen_analysis.cli.root import main
+main()
+"""
+
+
+def test_the_entry_point_starts_no_thread() -> None:
+    # A thread still running when the interpreter ends races its clean-up (a TLS context
+    # built in one once crashed a quarter of `--help` runs): the quick exits start none.
+    for args in (["--help"], ["--version"], ["--no-such-flag"]):
+        done = subprocess.run(
+            [sys.executable, "-c", ENTRY, *args], capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode in (0, 2), done.stderr
+        assert done.stdout.splitlines()[-1] == "[]", (args, done.stdout[-300:])
