@@ -103,3 +103,15 @@ def test_the_entry_point_starts_no_thread() -> None:
         )
         assert done.returncode in (0, 2), done.stderr
         assert done.stdout.splitlines()[-1] == "[]", (args, done.stdout[-300:])
+
+
+def test_the_quick_exits_leave_the_resources_unloaded() -> None:
+    # The api package imports its names on first use: wording an error (all that `--version`
+    # may need) loads neither the resources nor pydantic.
+    probe = ENTRY.replace("print(started)", "print(sorted(sys.modules))")
+    done = subprocess.run(
+        [sys.executable, "-c", probe, "--version"], capture_output=True, text=True, timeout=60
+    )
+    loaded = done.stdout.splitlines()[-1]
+    assert "'screen_analysis.api.describe'" in loaded, "the probe did load the error words"
+    assert "'pydantic'" not in loaded and "'screen_analysis.api.models'" not in loaded
