@@ -168,7 +168,16 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]
     mem = report["memory"]
     rows.append(
         (
-            f"Memory per row, {mem['rows']:,} rows",
+            f"Memory per row, parsed models, {mem['rows']:,} rows",
+            f"{mem['model_bytes_per_row']:,} B",
+            f"{mem['dict_bytes_per_row']:,} B (dicts)",
+            f"{mem['models_ratio']:.2f}",
+            "",
+        )
+    )
+    rows.append(
+        (
+            f"Memory per row, table, {mem['rows']:,} rows",
             f"{mem['table_bytes_per_row']:,} B",
             f"{mem['dict_bytes_per_row']:,} B (dicts)",
             f"{mem['ratio']:.2f}",

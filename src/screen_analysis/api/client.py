@@ -15,7 +15,7 @@ from urllib.parse import quote
 import httpx
 
 from screen_analysis import __version__
-from screen_analysis.api import arguments, image_fetch, tls
+from screen_analysis.api import arguments, image_fetch
 from screen_analysis.api.errors import (
     APIConnectionError,
     APIError,
@@ -96,7 +96,6 @@ class ScreenAnalysisClient:
         self.user_agent = f"{agent} {suffix}" if suffix else agent
         try:
             network: dict[str, Any] = {"proxy": proxy} if proxy else {}
-            verify = verify or tls.built_ahead()
             if verify is not None:
                 network["verify"] = verify
             self._http = httpx.AsyncClient(
