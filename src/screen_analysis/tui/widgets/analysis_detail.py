@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -30,6 +31,7 @@ from screen_analysis.tui.project_book import KnownProject
 from screen_analysis.tui.widgets import detail_text
 from screen_analysis.tui.widgets.screen_image import ImagePreviews, ScreenImage
 
+TITLE_MARGIN = 2  # the title's corner and spaces take this much of the pane's width
 WIDTH_STEP = 5  # percent of the screen per `<` or `>`
 WIDTHS = range(25, 65, WIDTH_STEP)  # the shares the pane may take, in percent
 DEFAULT_WIDTH = 40
@@ -169,7 +171,10 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
         return previews.display_url(address) if previews is not None else address
 
     def _head(self, width: int) -> Content:
-        return detail_text.head(self.item, with_label=False)
+        # The title shows the label; a label longer than the title has room for is written
+        # out here too, so it is read whole.
+        cut = isinstance(self.item, Analysis) and cell_len(self.label) > width - TITLE_MARGIN
+        return detail_text.head(self.item, with_label=cut)
 
     @property
     def label(self) -> str:
