@@ -24,6 +24,7 @@ from . import (
     check_walk,
     cli_throughput,
     cold_start,
+    decode_memory,
     image_preview,
     key_bursts,
     memory,
@@ -91,6 +92,7 @@ def run(mode: Mode) -> dict[str, Any]:
     report["check"] = check_walk.run(mode.cli_analyses, mode.cli_repeats + 1)
     report["memory"] = memory.run(bodies)
     report["images"] = image_preview.run()
+    report["decode_memory"] = decode_memory.run()
     report["polling"] = polling.run()
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report
@@ -166,7 +168,16 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]
     mem = report["memory"]
     rows.append(
         (
-            f"Memory per row, {mem['rows']:,} rows",
+            f"Memory per row, parsed models, {mem['rows']:,} rows",
+            f"{mem['model_bytes_per_row']:,} B",
+            f"{mem['dict_bytes_per_row']:,} B (dicts)",
+            f"{mem['models_ratio']:.2f}",
+            "",
+        )
+    )
+    rows.append(
+        (
+            f"Memory per row, table, {mem['rows']:,} rows",
             f"{mem['table_bytes_per_row']:,} B",
             f"{mem['dict_bytes_per_row']:,} B (dicts)",
             f"{mem['ratio']:.2f}",
@@ -195,6 +206,7 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]
     )
     rows.extend(check_rows(report["check"]))
     rows.extend(image_rows(report["images"]))
+    rows.extend(decode_memory_rows(report["decode_memory"]))
     poll = report["polling"]
     rows.append(
         (
@@ -296,6 +308,21 @@ def image_rows(images: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
             f"{decode['ratio']:.3f}",
             "",
         ),
+    ]
+
+
+def decode_memory_rows(figures: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
+    """Peak memory preparing the 40-megapixel PNG, for each box."""
+    size = f"{figures['file_bytes'] / 1000:.0f} KB PNG of {figures['pixels'] / 1e6:.0f} MP"
+    return [
+        (
+            f"Peak memory preparing a {size} for {box}",
+            f"{run['ours_peak_mb']:.0f} MB",
+            f"{run['whole_peak_mb']:.0f} MB (decoded whole)",
+            f"{run['ratio']:.2f}",
+            _targets(figures),
+        )
+        for box, run in figures["runs"].items()
     ]
 
 

@@ -13,12 +13,19 @@ then the two apps alternate and the medians are compared. Each run starts after 
 the app asks for totals and projects right after its first paint and is stopped then, and
 the server's answers to those must not slow the next run down (which, without the pause,
 made whichever contender came next look slower).
+
+Beside the wall time, each run's CPU time (user and system, every thread of the child,
+from the kernel's accounting of the waited-for child) is compared the same way: on a
+machine shared with other work it moves far less than the wall time, though it cannot
+show work done in parallel (a thread overlapping the imports) as a saving.
 """
 
 from __future__ import annotations
 
 import fcntl
+import json
 import os
+import resource
 import select
 import statistics
 import struct
@@ -37,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCREEN = (120, 40)  # columns, lines
 TIMEOUT_S = 30.0
 NEEDLE_CHARS = 10
-TARGET_RATIO = 1.15
+TARGET_RATIO = 1.25  # the budget with pydantic on the start path (issue 20)
 DA1_QUERY = b"\x1b[c"  # Device Attributes: the app asks once what the terminal can draw
 DA1_ANSWER = b"\x1b[?62;22c"  # a VT220-class terminal with colour, no graphics
 TARGET_S = 1.0
@@ -76,11 +83,19 @@ def child_env(api_key: str, home: Path) -> dict[str, str]:
     return env
 
 
-def time_to_bytes(argv: Sequence[str], env: dict[str, str], needle: bytes) -> float:
-    """Seconds from spawning `argv` on a pseudo-terminal until it writes `needle`."""
+def _children_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def time_to_bytes(argv: Sequence[str], env: dict[str, str], needle: bytes) -> tuple[float, float]:
+    """(wall, CPU) seconds from spawning `argv` on a pseudo-terminal until it writes `needle`.
+
+    The CPU time is the child's, every thread, up to the kill that follows the needle."""
     master, slave = os.openpty()
     columns, lines = SCREEN
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+    cpu_before = _children_cpu_s()
     start = time.perf_counter()
     process = subprocess.Popen(
         argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT, start_new_session=True
@@ -107,11 +122,13 @@ def time_to_bytes(argv: Sequence[str], env: dict[str, str], needle: bytes) -> fl
                 os.write(master, DA1_ANSWER)
                 answered = True
             if needle in output[-(len(chunk) + len(needle)) :]:
-                return time.perf_counter() - start
+                wall = time.perf_counter() - start
+                break
     finally:
         process.kill()
         process.wait()
         os.close(master)
+    return wall, _children_cpu_s() - cpu_before
 
 
 def commands(base_url: str) -> dict[str, list[str]]:
@@ -126,6 +143,7 @@ def run(base_url: str, api_key: str, repeats: int) -> dict[str, Any]:
     """Time both apps `repeats` times each (after a warm-up); figures as a dict."""
     needle = needle_for(base_url, api_key)
     times: dict[str, list[float]] = {"app": [], "baseline": []}
+    cpu: dict[str, list[float]] = {"app": [], "baseline": []}
     with tempfile.TemporaryDirectory(prefix="cold-start-") as home:
         env = child_env(api_key, Path(home))
         argvs = commands(base_url)
@@ -134,16 +152,23 @@ def run(base_url: str, api_key: str, repeats: int) -> dict[str, Any]:
         for _ in range(repeats):
             for name, argv in argvs.items():
                 time.sleep(SETTLE_S)
-                times[name].append(time_to_bytes(argv, env, needle))
+                wall, used = time_to_bytes(argv, env, needle)
+                times[name].append(wall)
+                cpu[name].append(used)
     app = statistics.median(times["app"])
     baseline = statistics.median(times["baseline"])
     ratio = app / baseline
+    app_cpu = statistics.median(cpu["app"])
+    baseline_cpu = statistics.median(cpu["baseline"])
     return {
         "app_s": round(app, 3),
         "baseline_s": round(baseline, 3),
         "app_runs_s": [round(t, 3) for t in times["app"]],
         "baseline_runs_s": [round(t, 3) for t in times["baseline"]],
         "ratio": round(ratio, 3),
+        "app_cpu_s": round(app_cpu, 3),
+        "baseline_cpu_s": round(baseline_cpu, 3),
+        "cpu_ratio": round(app_cpu / baseline_cpu, 3),
         "targets": {
             f"ratio <= {TARGET_RATIO:g}": ratio <= TARGET_RATIO,
             f"under {TARGET_S:g} s": app < TARGET_S,
@@ -151,14 +176,16 @@ def run(base_url: str, api_key: str, repeats: int) -> dict[str, Any]:
     }
 
 
-def main() -> int:
-    """Time both against a reference server with 5,000 analyses in its own process."""
+def main(argv: Sequence[str] = sys.argv[1:]) -> int:
+    """Time both against a reference server with 5,000 analyses in its own process
+    (`python -m benchmarks.cold_start [REPEATS]`, 5 alternating pairs by default)."""
     from screen_analysis.demo.config import DemoConfig
 
     from .server_process import ServerProcess
 
+    repeats = int(argv[0]) if argv else 5
     with ServerProcess(DemoConfig(analyses=5000, seed=7)) as server:
-        print(run(server.base_url, server.api_key, repeats=5))
+        print(json.dumps(run(server.base_url, server.api_key, repeats=repeats)))
     return 0
 
 

@@ -38,7 +38,6 @@ from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app import ScreenAnalysisApp
 from screen_analysis.tui.graphics import Graphics
 from screen_analysis.tui.screens.main import MainScreen
-from screen_analysis.tui.widgets.analysis_detail import DetailText
 from screen_analysis.tui.widgets.screen_image import ScreenImage
 
 from .server_process import ServerProcess
@@ -103,8 +102,7 @@ async def highlight_times(app: ScreenAnalysisApp, moves: int, *, images: bool) -
                 if screen.table.cursor_row != target or item is None:
                     return False
                 if not images:
-                    head = screen.detail.query_one("#detail-head", DetailText).text
-                    label = head.split("\n", 1)[0]
+                    label = screen.detail.label
                     return label in (clean(getattr(item, "label", "")), "(no label)")
                 return image.painted_url == getattr(item, "image_url", None)
 

@@ -1,8 +1,9 @@
 """The project overview over every analysis against a bare walk of the same pages.
 
-Both sides use the API client's one cursor walker (`iter_pages`, 100 a page, the next page
-asked for early) against the same reference server in its own process; the bare walk
-drops each page, the overview adds each to running aggregates (`insight`). Figures:
+Both sides use the API client's one walk (`iter_pages`, 100 a page, the next page asked
+for early, the ids of the last few pages remembered) against the same reference server in
+its own process; the bare walk drops each page, the overview adds each to running
+aggregates (`insight`). Figures:
 
 - time: the quickest of the repeats of each, interleaved; ratio overview / bare walk
   (target ≤ 1.2);
@@ -25,7 +26,7 @@ from typing import Any
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.models import AnalysisItem
 from screen_analysis.insight.aggregates import OverviewBuilder
-from screen_analysis.insight.collect import fill
+from screen_analysis.insight.collect import DEDUP_PAGES, fill
 from screen_analysis.secret import SecretStr
 
 from .fresh_process import in_fresh_process
@@ -48,13 +49,11 @@ class TimedBuilder(OverviewBuilder):
 async def bare_walk(client: ScreenAnalysisClient) -> int:
     """Every page, each dropped at once; the number of analyses."""
     count = 0
-    pages = client.iter_pages(limit=100, prefetch=True)
-    try:
+    # The overview's own walk (the same de-duplication window), each page dropped.
+    async with client.iter_pages(limit=100, prefetch=True, dedup_window=DEDUP_PAGES) as pages:
         async for page in pages:
             items: list[AnalysisItem] = page.items
             count += len(items)
-    finally:
-        await pages.aclose()
     return count
 
 

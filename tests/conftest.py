@@ -103,8 +103,13 @@ def invoke() -> Invoke:
     return run
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests that leave the keyring locked run last, whatever file they are in."""
+    """Tests that leave the keyring locked run last, whatever file they are in; tests that
+    compare Textual's rendering (`snap_compare`) are marked `snapshot`."""
+    for item in items:
+        if "snap_compare" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.snapshot)
     items.sort(key=lambda item: item.get_closest_marker("locks_keyring") is not None)
 
 

@@ -6,6 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.snapshot  # byte for byte what the locked Textual draws
+
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "screenshots"
 

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from tests.support.hostile_files import read_only_folder
 
 from screen_analysis.state import DEMO_SERVER, RememberedProjects, read_state, server_key
 
@@ -106,17 +107,58 @@ def test_a_state_file_of_the_wrong_shape_starts_empty_with_a_warning(
     assert remembered.ids == ()
     assert remembered.problem is not None
     assert str(path) in remembered.problem and what in remembered.problem
-    remembered.add("proj_new")  # the next change writes a sound file
+    bad = tmp_path / "state.json.bad"
+    assert f"moved to {bad}" in remembered.problem
+    assert bad.read_text(encoding="utf-8") == text  # kept as it was, for the user to mend
+    remembered.add("proj_new")  # the next change writes a sound file beside it
     assert stored(path)[API] == ["proj_new"]
     assert RememberedProjects(path, API).problem is None
+    assert bad.read_text(encoding="utf-8") == text
 
 
 def test_sound_entries_survive_a_damaged_neighbour(tmp_path: Path) -> None:
     path = tmp_path / "state.json"
-    path.write_text(json.dumps({"servers": {API: ["proj_a"], "demo": 3}}), encoding="utf-8")
+    damaged = json.dumps({"servers": {API: ["proj_a"], "demo": 3}})
+    path.write_text(damaged, encoding="utf-8")
     remembered = RememberedProjects(path, API)
     assert remembered.ids == ("proj_a",)
     assert remembered.problem is not None and "'demo'" in remembered.problem
+    assert "entries that could be read are kept" in remembered.problem
+    assert stored(path) == {API: ["proj_a"]}  # written back at once, the rest set aside
+    assert (tmp_path / "state.json.bad").read_text(encoding="utf-8") == damaged
+
+
+def test_one_syntax_error_loses_no_server_on_the_next_add(tmp_path: Path) -> None:
+    """Every server's projects, one comma missing: the next "add project" once wrote a
+    fresh file over it. Now the file is set aside whole, and nothing is written over it."""
+    path = tmp_path / "state.json"
+    sound = json.dumps({"servers": {API: ["proj_a", "proj_b"], "demo": ["proj_9"]}}, indent=1)
+    damaged = sound.replace('"proj_a",', '"proj_a"')
+    path.write_text(damaged, encoding="utf-8")
+    remembered = RememberedProjects(path).for_server(API)
+    remembered.add("proj_c")
+    assert (tmp_path / "state.json.bad").read_text(encoding="utf-8") == damaged
+    assert stored(path) == {API: ["proj_c"]}
+
+
+def test_a_file_damaged_after_it_was_read_is_not_overwritten(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    remembered = RememberedProjects(path, API)
+    path.write_text('{"servers": {', encoding="utf-8")  # another program, meanwhile
+    remembered.add("proj_a")
+    assert path.read_text(encoding="utf-8") == '{"servers": {'
+    assert remembered.ids == ("proj_a",)  # in memory for this run
+
+
+def test_a_damaged_file_that_cannot_be_moved_is_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "data" / "state.json"
+    path.parent.mkdir()
+    path.write_text("{not json", encoding="utf-8")
+    with read_only_folder(path.parent):
+        remembered = RememberedProjects(path, API)
+        assert remembered.problem is not None and "could not be moved aside" in remembered.problem
+        remembered.add("proj_a")
+        assert path.read_text(encoding="utf-8") == "{not json"
 
 
 def test_a_directory_in_place_of_the_file_is_a_warning_and_no_crash(tmp_path: Path) -> None:
@@ -150,5 +192,6 @@ def test_not_utf8_is_a_warning(tmp_path: Path) -> None:
     path.write_bytes(b"\xff\xfe{")
     remembered = RememberedProjects(path, API)
     assert remembered.problem is not None and "UTF-8" in remembered.problem
+    assert (tmp_path / "state.json.bad").read_bytes() == b"\xff\xfe{"
     remembered.add("proj_a")
     assert remembered.ids == ("proj_a",)

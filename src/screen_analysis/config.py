@@ -27,7 +27,6 @@ level's). Flags beat env beat profile beat top level.
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -96,13 +95,20 @@ def read_config_file(path: Path) -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     except OSError as exc:
-        raise ConfigError(f"cannot read config file {path}: {exc}") from exc
+        raise ConfigError(f"cannot read config file {path}: {exc.strerror or exc}") from exc
     import tomllib  # only when there is a file to read
 
     with handle:
         try:
             return tomllib.load(handle)
-        except (OSError, tomllib.TOMLDecodeError) as exc:
+        except UnicodeDecodeError as exc:
+            where = f"byte 0x{exc.object[exc.start]:02x} at offset {exc.start}"
+            raise ConfigError(
+                f"cannot read config file {path}: it is not UTF-8 text ({where})"
+            ) from None
+        except OSError as exc:
+            raise ConfigError(f"cannot read config file {path}: {exc.strerror or exc}") from exc
+        except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"cannot read config file {path}: {exc}") from exc
 
 
@@ -248,9 +254,39 @@ def save_config_values(path: Path, **values: Any) -> None:
     Comments, blank lines, order, unknown keys and tables stay as they were (tomlkit edits
     the document in place). The file is re-read under its lock and replaced atomically
     (`user_files.update_text`), so two processes saving different keys at once both keep
-    their change. None values are skipped. Raises ConfigError when the file is not TOML,
-    `UserFileError` (an OSError) when it stays locked, and the OSError of a failed write.
+    their change; a symlinked file stays a link and its target changes. None values are
+    skipped. Raises ConfigError when the file is not TOML, and `UserFileError` (an OSError
+    naming the file) when it stays locked or cannot be read or written.
     """
+    _save_values(path, None, values)
+
+
+def save_profile_values(path: Path, profile: str, **values: Any) -> None:
+    """Set keys in the `[profiles.NAME]` table (made when missing), keeping everything else
+    the user wrote, as `save_config_values` does."""
+    _save_values(path, profile, values)
+
+
+def save_base_url(path: Path, url: str, profile: str | None = None) -> None:
+    """`url` as the default base URL, or as `[profiles.NAME]`'s (`login`, the sign-in form)."""
+    _save_values(path, profile, {"base_url": url})
+
+
+def base_url_saved(path: Path, url: str, profile: str | None = None) -> bool:
+    """Whether the config file names `url` as the base URL already (the profile's, with
+    `profile`); False when it cannot be read (the save will say why)."""
+    try:
+        data: Any = read_config_file(path)
+    except ConfigError:
+        return False
+    if profile is not None:
+        profiles = data.get("profiles")
+        data = profiles.get(profile) if isinstance(profiles, dict) else None
+    return isinstance(data, dict) and data.get("base_url") == url
+
+
+def _save_values(path: Path, profile: str | None, values: Mapping[str, Any]) -> None:
+    """The one config edit: `values` into the top level, or into `[profiles.NAME]`."""
     # Only a save needs these; start-up reads the file with tomllib.
     import tomlkit
     from tomlkit.exceptions import TOMLKitError
@@ -264,55 +300,26 @@ def save_config_values(path: Path, **values: Any) -> None:
             document = tomlkit.parse(text or "")
         except TOMLKitError as exc:
             raise ConfigError(f"cannot read config file {path}: {exc}") from exc
-        for key, value in wanted.items():
-            if document.get(key) != value:
-                document[key] = value
-        return tomlkit.dumps(document)
-
-    update_text(path, change, mode=_mode_of(path))
-
-
-def save_profile_values(path: Path, profile: str, **values: Any) -> None:
-    """Set keys in the `[profiles.NAME]` table (made when missing), keeping everything else
-    the user wrote, as `save_config_values` does."""
-    import tomlkit
-    from tomlkit.exceptions import TOMLKitError
-
-    from screen_analysis.user_files import update_text
-
-    wanted = {key: _plain(value) for key, value in values.items() if value is not None}
-
-    def change(text: str | None) -> str | None:
-        try:
-            document = tomlkit.parse(text or "")
-        except TOMLKitError as exc:
-            raise ConfigError(f"cannot read config file {path}: {exc}") from exc
-        profiles = document.get("profiles")
-        if profiles is None:
-            profiles = tomlkit.table(is_super_table=True)
-            document["profiles"] = profiles
-        if not isinstance(profiles, dict):
-            raise ConfigError(f"config file {path}: 'profiles' is not a table")
-        table = profiles.get(profile)
-        if table is None:
-            table = tomlkit.table()
-            profiles[profile] = table
-        if not isinstance(table, dict):
-            raise ConfigError(f"config file {path}: 'profiles.{profile}' is not a table")
+        table: Any = document
+        if profile is not None:
+            profiles = _table_in(document, "profiles", tomlkit.table(is_super_table=True), path)
+            table = _table_in(profiles, profile, tomlkit.table(), path, f"profiles.{profile}")
         for key, value in wanted.items():
             if table.get(key) != value:
                 table[key] = value
         return tomlkit.dumps(document)
 
-    update_text(path, change, mode=_mode_of(path))
+    update_text(path, change)
 
 
-def _mode_of(path: Path) -> int | None:
-    """The permissions the user gave the file, kept across the replace (None: a new file)."""
-    try:
-        return stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        return None
+def _table_in(parent: Any, key: str, new: Any, path: Path, name: str | None = None) -> Any:
+    """`parent[key]`, made as `new` when missing; ConfigError when it is not a table."""
+    table = parent.get(key)
+    if table is None:
+        parent[key] = table = new
+    if not isinstance(table, dict):
+        raise ConfigError(f"config file {path}: '{name or key}' is not a table")
+    return table
 
 
 def _plain(value: Any) -> Any:

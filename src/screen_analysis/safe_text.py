@@ -1,6 +1,26 @@
 """Make server text safe to show: no control sequences reach the terminal, no markup is parsed.
 
-Headless (no Textual), so the CLI's table output and the TUI share one rule.
+One policy per output kind, one function for each (headless, so the command line, the app
+and the report share them; docs/reliability.md has the same table):
+
+- terminal (the app's widgets, notifications, the CLI's table): control characters made
+  visible (␛ for ESC, control pictures for C0, � for C1 codes and bidi overrides),
+  whitespace folded in one-line cells; markup is never parsed (`Text`/`Content`,
+  `markup=False`) -> `clean`.
+- one-line messages (errors on stderr, the status line, dialogs, server error bodies): as
+  the terminal, folded to one line and cut at a length; a body of nothing but control
+  characters and spaces is no message -> `one_line` (`clean` where no length applies).
+- CSV: as the terminal, newlines kept inside a quoted cell, a cell a spreadsheet would run
+  as a formula starts with `'` -> `api.writers` (built on `clean`).
+- JSON, JSON Lines: the text as received, every control character escaped (`\u001b`),
+  lossless -> `api.writers.dumps_json`.
+- HTML (the report): autoescaped by Jinja2, control characters made visible -> `clean` as
+  a template filter.
+- Markdown (the report): made visible, Markdown and HTML syntax escaped ->
+  `report.render.escape_markdown`.
+
+Control characters are shown rather than dropped everywhere people read text: dropping
+them would make two different ids, labels or file names look the same.
 """
 
 from __future__ import annotations
@@ -33,6 +53,21 @@ def clean(value: object, *, single_line: bool = True) -> str:
     if single_line:
         text = _WHITESPACE.sub(" ", text).strip()
     return text
+
+
+MESSAGE_LIMIT = 300  # characters of a one-line message (a server's error text)
+
+
+def one_line(value: object, limit: int = MESSAGE_LIMIT) -> str:
+    """`value` as one line for a message: `clean`ed (control characters visible, whitespace
+    folded) and cut at `limit` characters with an ellipsis."""
+    text = clean(value)
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def is_blank(text: str) -> bool:
+    """Whether `text` holds nothing but whitespace and control characters."""
+    return not _WHITESPACE.sub("", _CONTROL.sub("", text))
 
 
 QUOTE_LIMIT = 80  # characters of the user's input an error line repeats

@@ -8,18 +8,21 @@ under "demo", since its address changes with every run):
 
 Several copies of the app may run at once (one per browser tab under `serve`), so a change
 never writes back a list read earlier: each add or remove re-reads the file under its lock
-and applies only that change (`user_files.update_text`). A file of the wrong shape is read
-as empty, with one warning naming the file and what was wrong.
+and applies only that change (`user_files.update_text`). A damaged file (not JSON, the
+wrong shape, not UTF-8) is never overwritten in place: it is moved aside to
+`state.json.bad`, the entries that could be read are written back, and one warning names
+both files and what was wrong.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from screen_analysis.user_files import update_text
+from screen_analysis.user_files import locked, update_text, write_atomic
 
 MAX_REMEMBERED = 200  # project ids per server
 MAX_SERVERS = 50  # the least recently changed give way
@@ -77,22 +80,70 @@ def parse_state(text: str) -> tuple[Servers, list[str]]:
 
 def read_state(path: Path) -> tuple[Servers, str | None]:
     """The servers' lists in the file at `path` (absent: none), and one warning line when
-    the file could not be read or had the wrong shape."""
+    the file could not be read or had the wrong shape. Reads only: see `load_state`."""
+    servers, what, _seen = _read(path)
+    return servers, _warning(path, what) if what else None
+
+
+def load_state(path: Path) -> tuple[Servers, str | None]:
+    """As `read_state`, and a damaged file (not JSON, the wrong shape, not UTF-8) is moved
+    aside to `state.json.bad` under the file's lock, the entries that could be read written
+    back, so nothing the user had is lost and the file is never overwritten in place. The
+    warning says where the damaged file went."""
+    servers, what, seen = _read(path)
+    if not what:
+        return servers, None
+    if seen is None:  # a directory, a file that cannot be read: left where it is
+        return servers, _warning(path, what)
+    return servers, _set_aside(path, seen, servers, what)
+
+
+def _read(path: Path) -> tuple[Servers, str, bytes | None]:
+    """The servers' lists, what was wrong (empty: nothing), and the bytes read when the
+    file could be read at all."""
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
-        return {}, None
+        return {}, "", None
     except IsADirectoryError:
-        return {}, _warning(path, "it is a directory")
-    except UnicodeDecodeError:
-        return {}, _warning(path, "it is not UTF-8 text")
+        return {}, "it is a directory", None
     except OSError as exc:
-        return {}, _warning(path, f"it cannot be read ({exc.strerror or exc})")
+        return {}, f"it cannot be read ({exc.strerror or exc})", None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return {}, "it is not UTF-8 text", data
     servers, problems = parse_state(text)
-    return servers, _warning(path, "; ".join(problems)) if problems else None
+    return servers, "; ".join(problems), data
+
+
+def _set_aside(path: Path, seen: bytes, servers: Servers, what: str) -> str:
+    """Move the damaged file to `<name>.bad` (unless another process changed it since it
+    was read), write back what could be read; the warning line saying so."""
+    bad = path.with_name(path.name + ".bad")
+    try:
+        with locked(path):
+            try:
+                current = path.read_bytes()
+            except FileNotFoundError:
+                current = None
+            if current != seen:  # repaired or moved aside by another copy of the app
+                return _warning(path, what)
+            os.replace(path, bad)
+            if servers:
+                write_atomic(path, _dump(servers))
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        return (
+            f"The state file {path} was not used: {what}. It could not be moved aside "
+            f"({reason}), so projects added now are not remembered."
+        )
+    kept = "the entries that could be read are kept" if servers else "nothing is remembered"
+    return f"The state file {path} was damaged: {what}. It was moved to {bad}; {kept}."
 
 
 def _warning(path: Path, what: str) -> str:
+    """The line for a file that was not used and not moved."""
     return f"The state file {path} was not used: {what}. Remembered projects start empty."
 
 
@@ -112,7 +163,7 @@ class RememberedProjects:
     def __init__(self, path: Path, server: str | None = None) -> None:
         self.path = path
         self.server = server
-        servers, self.problem = read_state(path)
+        servers, self.problem = load_state(path)
         self._ids: list[str] = servers.get(server, []) if server is not None else []
 
     def for_server(self, server: str) -> RememberedProjects:
@@ -146,8 +197,10 @@ class RememberedProjects:
             return  # no server yet: kept in memory only
         server = self.server
 
-        def apply(text: str | None) -> str:
-            servers, _ = parse_state(text) if text is not None else ({}, [])
+        def apply(text: str | None) -> str | None:
+            servers, problems = parse_state(text) if text is not None else ({}, [])
+            if problems:
+                return None  # damaged since it was read: never overwritten in place
             ids = change(servers.pop(server, []))[-MAX_REMEMBERED:]
             if ids:
                 servers[server] = ids  # last: the most recently changed server
@@ -158,21 +211,28 @@ class RememberedProjects:
         except (OSError, ValueError):  # ValueError: not UTF-8
             return
         if after is not None:
-            self._ids = parse_state(after)[0].get(server, [])
+            servers, problems = parse_state(after)
+            if not problems:  # else the change was not written: kept in memory
+                self._ids = servers.get(server, [])
 
 
 class LayoutPreferences:
-    """Layout choices remembered between runs: whether the project sidebar is folded.
+    """Layout choices remembered between runs: whether the project sidebar is folded, and
+    the share of the screen the detail pane takes.
 
-    Kept in `layout.json` beside the state file (`{"sidebar_folded": true}`), written
-    atomically under its lock; a damaged or unreadable file means no choice was made.
+    Kept in `layout.json` beside the state file (`{"sidebar_folded": true,
+    "detail_width": 40}`), written atomically under its lock, each change merged into the
+    file as it is then; a damaged or unreadable file means no choice was made.
     """
 
     def __init__(self, state_path: Path) -> None:
         self.path = state_path.with_name("layout.json")
-        self._sidebar_folded = self._read().get("sidebar_folded")
-        if not isinstance(self._sidebar_folded, bool):
-            self._sidebar_folded = None
+        data = self._read()
+        folded = data.get("sidebar_folded")
+        self._sidebar_folded = folded if isinstance(folded, bool) else None
+        width = data.get("detail_width")
+        valid = isinstance(width, int) and not isinstance(width, bool) and 10 <= width <= 90
+        self._detail_width = width if valid else None
 
     def _read(self) -> dict[str, Any]:
         try:
@@ -183,21 +243,33 @@ class LayoutPreferences:
 
     @property
     def sidebar_folded(self) -> bool | None:
-        """The user's choice, or None: none made (folded below 100 columns)."""
+        """The user's choice, or None: none made (folded below 130 columns)."""
         return self._sidebar_folded
+
+    @property
+    def detail_width(self) -> int | None:
+        """The detail pane's share of the screen in percent, or None: none chosen."""
+        return self._detail_width
 
     def remember_sidebar(self, folded: bool) -> None:
         """Keep the choice in memory and in the file; a file that cannot be written is not
         fatal (the choice lasts this run)."""
         self._sidebar_folded = folded
+        self._remember("sidebar_folded", folded)
 
+    def remember_detail_width(self, percent: int) -> None:
+        """Keep the detail pane's share (percent) in memory and in the file."""
+        self._detail_width = percent
+        self._remember("detail_width", percent)
+
+    def _remember(self, key: str, value: object) -> None:
         def apply(text: str | None) -> str:
             try:
                 data = json.loads(text) if text else {}
             except ValueError:
                 data = {}
             data = data if isinstance(data, dict) else {}
-            return json.dumps({**data, "sidebar_folded": folded}, indent=1) + "\n"
+            return json.dumps({**data, key: value}, indent=1) + "\n"
 
         try:
             update_text(self.path, apply)

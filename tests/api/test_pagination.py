@@ -10,8 +10,14 @@ from hypothesis import strategies as st
 from tests.api.fake_pages import OffsetSource, ScriptedSource, page
 
 from screen_analysis.api.errors import InvalidResponseError, PaginationLoopError
-from screen_analysis.api.models import AnalysisItem, InvalidAnalysis
-from screen_analysis.api.pagination import AnalysisIterator, PageIterator
+from screen_analysis.api.models import AnalysisItem, AnalysisPage, InvalidAnalysis
+from screen_analysis.api.pagination import (
+    MODEL_ROWS,
+    AnalysisIterator,
+    PageIterator,
+    SeenIds,
+    Walk,
+)
 
 
 async def collect(iterator: AnalysisIterator) -> list[AnalysisItem]:
@@ -147,3 +153,54 @@ async def test_has_next_page_and_next_cursor() -> None:
     await anext(iterator)
     assert not iterator.has_next_page and iterator.next_cursor is None
     assert iterator.pages_fetched == 2
+
+
+# --- The one walk: pages with each row once, closed by whoever walks ----------------------
+
+
+async def test_a_walk_yields_pages_with_only_their_fresh_rows_models_and_raw_alike() -> None:
+    source = ScriptedSource([page(["a", "b"], "A", total=4), page(["b", "c", "a", "d"], None)])
+    async with Walk(PageIterator(source), MODEL_ROWS) as walk:
+        pages = [p async for p in walk]
+    assert [[i.id for i in p.items] for p in pages] == [["a", "b"], ["c", "d"]]
+    assert [[r["id"] for r in p.raw_items] for p in pages] == [["a", "b"], ["c", "d"]]
+    assert (walk.skipped_duplicates, walk.rows_yielded, walk.total) == (2, 4, 4)
+
+
+async def test_max_items_cuts_the_last_page_and_asks_for_no_more() -> None:
+    source = OffsetSource([f"ana_{i}" for i in range(10)], 4)
+    async with Walk(PageIterator(source, prefetch=True), MODEL_ROWS, max_items=6) as walk:
+        pages = [p async for p in walk]
+    assert [len(p.items) for p in pages] == [4, 2] and len(pages[1].raw_items) == 2
+    assert walk.next_cursor == "8"  # where the server said it could go on
+
+
+async def test_leaving_a_walk_cancels_the_page_asked_for_early() -> None:
+    started, cancelled = asyncio.Event(), asyncio.Event()
+
+    async def fetch(cursor: str | None) -> AnalysisPage:
+        if cursor is None:
+            return page(["a"], "A")
+        started.set()
+        try:
+            await asyncio.Event().wait()  # the server takes its time
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+        raise AssertionError("never answered")
+
+    async with Walk(PageIterator(fetch, prefetch=True), MODEL_ROWS) as walk:
+        async for _page in walk:
+            await started.wait()
+            break
+    assert cancelled.is_set()
+
+
+def test_a_window_of_pages_keeps_memory_flat_and_still_catches_a_moved_row() -> None:
+    seen = SeenIds(window=2)
+    for number in range(1, 101):
+        ids = [f"p{number}-{i}" for i in range(50)]
+        assert seen.fresh_raw([{"id": i} for i in ids], number)
+        assert len(seen) <= 100  # two pages' ids, whatever the listing's length
+    # A row that slid from the end of page 100 to the start of page 101 is left out.
+    assert seen.fresh_raw([{"id": "p100-49"}, {"id": "new"}], 101) == [{"id": "new"}]

@@ -36,7 +36,9 @@ def test_created_0600_in_a_0700_directory_keyed_by_normalised_url() -> None:
     assert _mode(store.path) == 0o600
     assert _mode(store.path.parent) == 0o700
     assert json.loads(store.path.read_text()) == {"https://api.example.com": KEY.get_secret_value()}
-    assert [p.name for p in store.path.parent.iterdir()] == [store.path.name]  # no temp left
+    # No temp file left; the lock beside it guards changes from two logins at once.
+    names = sorted(p.name for p in store.path.parent.iterdir())
+    assert names == [f".{store.path.name}.lock", store.path.name]
 
 
 def test_an_existing_loose_directory_is_tightened() -> None:

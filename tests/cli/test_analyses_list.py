@@ -136,3 +136,21 @@ def test_json_and_jsonl_write_the_same_items_as_the_models_see(demo_server, agai
     lines = invoke("analyses", "list", "--all", "--format", "jsonl").stdout.splitlines()
     assert array == [json.loads(line) for line in lines]
     assert len(array) == 300
+
+
+def _overlapping_pages(server):
+    """Three pages where rows slid across the boundaries (new rows arrived meanwhile)."""
+    for ids, cursor in ((["a", "b", "c"], "A"), (["c", "d", "a"], "B"), (["e"], None)):
+        data = [{"id": i, "project_id": "proj_1", "status": "pending"} for i in ids]
+        server.faults.inject(200, body={"data": data, "next_cursor": cursor, "total": 5})
+
+
+def test_rows_that_slid_across_pages_are_listed_once(fresh_demo_server, against, invoke):
+    against(fresh_demo_server.base_url, fresh_demo_server.api_key)
+    _overlapping_pages(fresh_demo_server)
+    result = invoke("analyses", "list", "--all", "--format", "jsonl")
+    assert result.exit_code == 0, result.stderr
+    assert [json.loads(line)["id"] for line in result.stdout.splitlines()] == list("abcde")
+    _overlapping_pages(fresh_demo_server)
+    result = invoke("analyses", "list", "--max-items", "4", "--format", "csv")
+    assert [row["id"] for row in csv.DictReader(io.StringIO(result.stdout))] == list("abcd")

@@ -49,6 +49,7 @@ IMPOSSIBLE: dict[str, tuple[tuple[str, ...], ...]] = {
     "demo-server": (("--port", "70000"), ("--host", "999.1.1.1", "--analyses", "1")),
     "serve": (("--port", "0"), ("--host", "999.1.1.1")),
     "report": (("--since", "yesterday", "-o", "r.html"), ("--format", "pdf", "-o", "r.pdf")),
+    "check": (("--min", "speed=80"), ("--min-score", "high"), ("--baseline", "nowhere.json")),
 }
 
 
@@ -105,6 +106,7 @@ def unwritable_cases() -> dict[str, tuple[str, ...]]:
         "demo-server": ("demo-server", "--port", "0", "--analyses", "1"),
         "serve": ("serve", "--port", "{port}"),
         "report": ("report", "-o", "{missing}/r.html"),
+        "check": ("check", "--min-count", "1", "--format", "junit"),
     }
 
 

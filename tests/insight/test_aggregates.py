@@ -12,6 +12,7 @@ from screen_analysis.api.models import STATUSES, Analysis, Criterion, Project
 from screen_analysis.demo.config import DemoConfig
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.insight import OverviewBuilder, collect_overview
+from screen_analysis.insight.collect import fill
 from screen_analysis.secret import SecretStr
 
 
@@ -133,3 +134,17 @@ def test_overview_is_a_frozen_snapshot() -> None:
     assert first.scored == 1 and builder.result().scored == 2
     with pytest.raises(dataclasses.FrozenInstanceError):
         first.seen = 3  # type: ignore[misc]
+
+
+async def test_the_overview_counts_a_row_that_slid_across_pages_once(
+    fresh_demo_server: DemoServer,
+) -> None:
+    for ids, cursor in ((["a", "b"], "A"), (["b", "c"], None)):
+        data = [{"id": i, "project_id": "proj_1", "status": "pending"} for i in ids]
+        fresh_demo_server.faults.inject(200, body={"data": data, "next_cursor": cursor, "total": 3})
+    builder = OverviewBuilder(None)
+    key = SecretStr(fresh_demo_server.api_key)
+    async with ScreenAnalysisClient(fresh_demo_server.base_url, key) as client:
+        await fill(client, builder)
+    overview = builder.result()
+    assert dict(overview.status_counts)["pending"] == overview.seen == 3

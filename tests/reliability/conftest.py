@@ -95,14 +95,17 @@ def table_text(table: AnalysesTable) -> str:
 
 
 def widget_texts(app: App[Any]) -> str:
-    """The text of every Static and detail text on the current screen (and its ancestors'
-    screens)."""
+    """The text of every Static, detail text and pane title on the current screen (and its
+    ancestors' screens)."""
     parts = []
     for screen in app.screen_stack:
         for widget in screen.query(Static):
             parts.append(str(widget.render()))
         for text in screen.query(DetailText):
             parts.append(text.text)
+        for node in screen.query("*"):
+            if node.border_title:
+                parts.append(str(node.border_title))
     return "\n".join(parts)
 
 

@@ -138,7 +138,7 @@ async def test_app_shows_every_row_and_every_detail_literally(
 
         shown = table_text(screen.table)
         assert unsafe_in(shown) == []
-        assert "! invalid" in shown and "ana_wrong_types" in shown
+        assert "! invalid" in shown  # its id is in the detail (below) when the table is narrow
         for row, item in enumerate(items):
             screen.table.move_cursor(row)
             await pilot.pause()

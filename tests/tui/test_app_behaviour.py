@@ -84,7 +84,7 @@ async def test_markup_and_control_characters_are_shown_literally(
             screen.table.move_cursor(row)
             await pilot.pause()
             head = screen.detail.query_one("#detail-head", DetailText).text
-            assert "\x1b" not in head
+            assert "\x1b" not in head and "\x1b" not in screen.detail.label
         screen.table.move_cursor(0)  # the newest: "[/" sorts by time, labels vary
         await pilot.pause()
         body = screen.detail.query_one("#detail-body", DetailText).text

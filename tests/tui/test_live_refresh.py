@@ -240,12 +240,12 @@ async def test_errors_back_off_quietly_and_recover(
         await refresh_round(pilot, screen)
         await refresh_round(pilot, screen)
         assert screen.schedule.failures == 2 and screen.schedule.interval_s == 20
-        assert "refresh failed, retry in 20s" in screen.status_line.render().plain
+        assert "refresh failed, retry in 20s" in screen.status_line.refresh_state
         assert said == [], "a failing background refresh does not pop up"
         server.faults.error_rate = 0.0
         await refresh_round(pilot, screen)
         assert screen.schedule.failures == 0
-        assert "auto-refresh 5s" in screen.status_line.render().plain
+        assert "auto-refresh 5s" in screen.status_line.refresh_state
 
 
 async def test_p_pauses_and_resumes(
@@ -258,10 +258,10 @@ async def test_p_pauses_and_resumes(
         assert screen.pane.refresh_armed
         await pilot.press("p")
         assert not screen.pane.refresh_armed, "no round is waiting while paused"
-        assert "paused" in screen.status_line.render().plain
+        assert "paused" in screen.status_line.refresh_state
         await pilot.press("p")
         assert screen.pane.refresh_armed
-        assert "auto-refresh 5s" in screen.status_line.render().plain
+        assert "auto-refresh 5s" in screen.status_line.refresh_state
 
 
 async def test_the_terminal_losing_focus_holds_refreshes(

@@ -13,7 +13,8 @@ from textual.pilot import Pilot
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.insight.aggregates import Overview
 from screen_analysis.tui.app import ScreenAnalysisApp
-from screen_analysis.tui.screens.export_dialogs import ExportPathDialog, ReplaceFileDialog
+from screen_analysis.tui.dialogs.choice import ChoiceDialog
+from screen_analysis.tui.dialogs.prompt import PromptDialog
 from screen_analysis.tui.screens.overview import OverviewScreen
 
 from ..conftest import demo_config
@@ -96,7 +97,7 @@ async def test_export_never_overwrites_unasked(tmp_path: Path, demo_server: Demo
 
         async def export(path: Path) -> None:
             await pilot.press("e")
-            await wait_until(pilot, lambda: isinstance(app.screen, ExportPathDialog))
+            await wait_until(pilot, lambda: isinstance(app.screen, PromptDialog))
             field = app.screen.query_one("#export-path")
             field.value = str(path)  # type: ignore[attr-defined]
             await pilot.press("enter")
@@ -106,12 +107,12 @@ async def test_export_never_overwrites_unasked(tmp_path: Path, demo_server: Demo
         assert "<svg" in target.read_text()
         target.write_text("mine")
         await export(target)
-        await wait_until(pilot, lambda: isinstance(app.screen, ReplaceFileDialog))
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceDialog))
         await pilot.press("n")
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: not isinstance(app.screen, ChoiceDialog))
         assert target.read_text() == "mine"
         await export(target)
-        await wait_until(pilot, lambda: isinstance(app.screen, ReplaceFileDialog))
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceDialog))
         await pilot.press("y")
         await wait_until(pilot, lambda: target.read_text() != "mine")
         await export(target.with_suffix(".md"))
@@ -142,7 +143,7 @@ async def test_charts_read_without_colour_and_server_text_is_literal(tmp_path: P
 
     from screen_analysis.config import Connection
     from screen_analysis.secret import SecretStr
-    from screen_analysis.tui.screens.overview import OverviewCommands
+    from screen_analysis.tui.commands import AppCommands
     from screen_analysis.tui.widgets.bar_rows import BarRows
     from screen_analysis.tui.widgets.column_chart import ColumnChart
 
@@ -160,5 +161,5 @@ async def test_charts_read_without_colour_and_server_text_is_literal(tmp_path: P
             feedback = str(screen.query_one("#feedback").render())
             failures = str(screen.query_one("#failures").render())
             assert PAYLOADS[0] in feedback and PAYLOADS[1] in failures  # shown, not parsed
-            hits = [hit.text async for hit in OverviewCommands(screen).discover()]
-            assert "Export report…" in hits
+            hits = {hit.text: hit.help async for hit in AppCommands(screen).discover()}
+            assert hits["Export"] == "Write this overview as a report (e)"

@@ -135,7 +135,7 @@ async def test_sidebar_folds_by_default_when_narrow_and_remembers_b(
     async with app.run_test(size=(90, 30)) as pilot:
         screen = await settled(pilot)
         sidebar = screen.query_one(ProjectSidebar)
-        assert sidebar.folded, "below 100 columns"
+        assert sidebar.folded, "below 130 columns"
         await pilot.press("b")
         assert not sidebar.folded
         await pilot.press("s")

@@ -218,6 +218,17 @@ def test_colours_are_validated_at_load(colour: str) -> None:
         )
 
 
+def test_ansi_themes_need_a_textual_that_has_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Textual before 8.2.5 has no `Theme.ansi`: `ansi = true` is one reason there, and a
+    theme without it loads on every Textual the range allows."""
+    from screen_analysis.tui import theme_file
+
+    monkeypatch.setattr(theme_file, "_THEME_FIELDS", theme_file._THEME_FIELDS - {"ansi"})
+    with pytest.raises(ValueError, match=r"^ansi: needs Textual 8\.2\.5 or later$"):
+        parse_theme(b'name = "t"\nprimary = "#123456"\nansi = true')
+    assert parse_theme(b'name = "t"\nprimary = "#123456"\nansi = false').name == "t"
+
+
 def test_style_variables_are_validated() -> None:
     data = b'name = "t"\nprimary = "#123456"\n[variables]\nblock-cursor-text-style = "shiny"'
     with pytest.raises(ValueError, match="not a text style"):
@@ -271,7 +282,7 @@ async def test_app_switches_to_every_theme_and_resolves_the_variables() -> None:
             theme = app.current_theme
             expected = {**variable_defaults(theme), **theme.variables}
             for variable in APP_VARIABLES:
-                if theme.ansi:  # terminal colours: nothing fixed to compare with
+                if getattr(theme, "ansi", False):  # terminal colours: nothing fixed to compare
                     continue
                 widget = app.query_one(f"#{variable}", Static)
                 want = Color.parse(expected[variable])

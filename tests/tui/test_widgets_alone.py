@@ -166,10 +166,10 @@ async def test_the_sidebar_lists_its_projects_by_name_each_fetched_once(
         sidebar.want(ids)  # already listed: not fetched again
         await wait_until(pilot, lambda: len(sidebar.names) == len(projects) and not sidebar.busy)
         fetched = [r.path for r in fresh_demo_server.request_log if r.path.startswith("/v1/p")]
-        assert len(fetched) == len(projects)
+        assert len(fetched) == len(projects), fetched
         names = [sidebar.names[p] for p in sidebar.project_ids]
-        assert names == sorted(names, key=str.casefold), "by name, the same every run"
-        assert len(app.of(ProjectSidebar.Known)) == len(projects)
+        assert names == sorted(names, key=str.casefold), names
+        assert len(app.of(ProjectSidebar.Known)) == len(projects), app.messages
         sidebar.recount([ids[0]])
         await wait_until(pilot, lambda: not sidebar.busy)
         again = [r.path for r in fresh_demo_server.request_log if r.path.startswith("/v1/p")]

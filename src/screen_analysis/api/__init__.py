@@ -1,37 +1,90 @@
-"""Headless client of the Screen Analysis Service API. Never imports Textual, click or demo."""
+"""Headless client of the Screen Analysis Service API. Never imports Textual, click or demo.
 
-from screen_analysis.api.client import ScreenAnalysisClient
-from screen_analysis.api.errors import (
-    APIConnectionError,
-    APIError,
-    APITimeoutError,
-    AuthenticationError,
-    BadRequestError,
-    InvalidArgumentError,
-    InvalidResponseError,
-    NotFoundError,
-    PaginationLoopError,
-    RateLimitError,
-    RedirectError,
-    ScreenAnalysisError,
-    ServerError,
-)
-from screen_analysis.api.messages import extract_message
-from screen_analysis.api.models import (
-    CRITERIA,
-    STATUSES,
-    Analysis,
-    AnalysisItem,
-    AnalysisPage,
-    AnalysisStatus,
-    Criterion,
-    InvalidAnalysis,
-    Project,
-    parse_status,
-)
-from screen_analysis.api.pagination import AnalysisIterator, PageIterator
-from screen_analysis.api.retry import RetryPolicy
-from screen_analysis.api.timeouts import Timeouts
+The names below are imported from their modules on first use (PEP 562): a part of the
+command line that only words errors (`api.errors`, `api.describe`) does not load the client
+(httpx) or the resources (pydantic), so `--help` and `--version` stay quick.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from screen_analysis.api.client import ScreenAnalysisClient
+    from screen_analysis.api.errors import (
+        APIConnectionError,
+        APIError,
+        APITimeoutError,
+        AuthenticationError,
+        BadRequestError,
+        InvalidArgumentError,
+        InvalidResponseError,
+        NotFoundError,
+        PaginationLoopError,
+        RateLimitError,
+        RedirectError,
+        ScreenAnalysisError,
+        ServerError,
+    )
+    from screen_analysis.api.messages import extract_message
+    from screen_analysis.api.models import (
+        CRITERIA,
+        STATUSES,
+        Analysis,
+        AnalysisItem,
+        AnalysisPage,
+        AnalysisStatus,
+        Criterion,
+        InvalidAnalysis,
+        Project,
+        parse_status,
+    )
+    from screen_analysis.api.pagination import AnalysisIterator, PageIterator
+    from screen_analysis.api.retry import RetryPolicy
+    from screen_analysis.api.timeouts import Timeouts
+
+_MODULE_OF = {
+    "ScreenAnalysisClient": "client",
+    "APIConnectionError": "errors",
+    "APIError": "errors",
+    "APITimeoutError": "errors",
+    "AuthenticationError": "errors",
+    "BadRequestError": "errors",
+    "InvalidArgumentError": "errors",
+    "InvalidResponseError": "errors",
+    "NotFoundError": "errors",
+    "PaginationLoopError": "errors",
+    "RateLimitError": "errors",
+    "RedirectError": "errors",
+    "ScreenAnalysisError": "errors",
+    "ServerError": "errors",
+    "extract_message": "messages",
+    "CRITERIA": "models",
+    "STATUSES": "models",
+    "Analysis": "models",
+    "AnalysisItem": "models",
+    "AnalysisPage": "models",
+    "AnalysisStatus": "models",
+    "Criterion": "models",
+    "InvalidAnalysis": "models",
+    "Project": "models",
+    "parse_status": "models",
+    "AnalysisIterator": "pagination",
+    "PageIterator": "pagination",
+    "RetryPolicy": "retry",
+    "Timeouts": "timeouts",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CRITERIA",

@@ -15,7 +15,7 @@ from urllib.parse import quote
 import httpx
 
 from screen_analysis import __version__
-from screen_analysis.api import arguments, image_fetch, tls
+from screen_analysis.api import arguments, image_fetch
 from screen_analysis.api.errors import (
     APIConnectionError,
     APIError,
@@ -26,9 +26,15 @@ from screen_analysis.api.errors import (
     RedirectError,
     ScreenAnalysisError,
 )
-from screen_analysis.api.messages import clean_message
 from screen_analysis.api.models import AnalysisPage, Project, RawPage
-from screen_analysis.api.pagination import AnalysisIterator, PageIterator, PageT
+from screen_analysis.api.pagination import (
+    MODEL_ROWS,
+    RAW_ROWS,
+    AnalysisIterator,
+    PageIterator,
+    PageT,
+    Walk,
+)
 from screen_analysis.api.parsing import parse_page, parse_project, parse_raw_page
 from screen_analysis.api.redirects import MAX_REDIRECTS, REDIRECT_STATUSES, redirect_target
 from screen_analysis.api.responses import (
@@ -39,8 +45,8 @@ from screen_analysis.api.responses import (
 )
 from screen_analysis.api.retry import RetryPolicy, is_retryable_status, parse_retry_after
 from screen_analysis.api.timeouts import Timeouts
-from screen_analysis.safe_text import shorten
-from screen_analysis.secret import SecretStr
+from screen_analysis.safe_text import one_line, shorten
+from screen_analysis.secret import SecretStr, redact
 
 logger = logging.getLogger("screen_analysis.api")
 T = TypeVar("T")
@@ -86,11 +92,10 @@ class ScreenAnalysisClient:
         self.max_response_bytes = max_response_bytes
         self._hold_until = 0.0  # monotonic: a 429's Retry-After holds every request until then
         agent = f"screen-analysis/{__version__}"
-        suffix = _HEADER_UNSAFE.sub("", clean_message(user_agent or "")).strip()
+        suffix = _HEADER_UNSAFE.sub("", one_line(user_agent or "")).strip()
         self.user_agent = f"{agent} {suffix}" if suffix else agent
         try:
             network: dict[str, Any] = {"proxy": proxy} if proxy else {}
-            verify = verify or tls.built_ahead()
             if verify is not None:
                 network["verify"] = verify
             self._http = httpx.AsyncClient(
@@ -159,9 +164,15 @@ class ScreenAnalysisClient:
         after: str | None = None,
         *,
         prefetch: bool = False,
-    ) -> PageIterator[AnalysisPage]:
-        """Every page from `after` (or the start) until `next_cursor` is null; loops refused."""
-        return self._walk(project_id, status, limit, after, prefetch, parse_page)
+        max_items: int | None = None,
+        dedup_window: int | None = None,
+    ) -> Walk[AnalysisPage]:
+        """Every page from `after` (or the start) until `next_cursor` is null, on the one
+        walk (`pagination.Walk`): loops refused, each analysis at most once, `max_items` at
+        most. Close it (`async with`, or `aclose()`) when stopping early."""
+        pages = self._cursor_walk(project_id, status, limit, after, prefetch, parse_page)
+        maximum = arguments.check_max_items(max_items)
+        return Walk(pages, MODEL_ROWS, max_items=maximum, dedup_window=dedup_window)
 
     def iter_raw_pages(
         self,
@@ -171,14 +182,16 @@ class ScreenAnalysisClient:
         after: str | None = None,
         *,
         prefetch: bool = False,
-    ) -> PageIterator[RawPage]:
+        max_items: int | None = None,
+    ) -> Walk[RawPage]:
         """As `iter_pages`, but each page's items stay the JSON objects received (no models).
 
         For output that passes items through: the page's fields are checked, the items not.
         """
-        return self._walk(project_id, status, limit, after, prefetch, parse_raw_page)
+        pages = self._cursor_walk(project_id, status, limit, after, prefetch, parse_raw_page)
+        return Walk(pages, RAW_ROWS, max_items=arguments.check_max_items(max_items))
 
-    def _walk(
+    def _cursor_walk(
         self,
         project_id: str | None,
         status: str | None,
@@ -187,7 +200,7 @@ class ScreenAnalysisClient:
         prefetch: bool,
         parse: Callable[..., PageT],
     ) -> PageIterator[PageT]:
-        """The one cursor walk behind `iter_pages` and `iter_raw_pages`."""
+        """The cursor walker behind `iter_pages` and `iter_raw_pages`."""
         params = self._list_params(project_id, status, limit)
         arguments.check_cursor(after)
 
@@ -215,10 +228,11 @@ class ScreenAnalysisClient:
         page_size: int = 100,
         max_items: int | None = None,
     ) -> AnalysisIterator:
-        """Every analysis matching the filters, in server order, each id at most once."""
+        """Every analysis matching the filters, in server order, each id at most once (the
+        analyses of `iter_pages`' walk, one by one)."""
         arguments.check_limit(page_size, name="page_size")
         maximum = arguments.check_max_items(max_items)
-        pages = self.iter_pages(project_id, status, limit=page_size)
+        pages = self._cursor_walk(project_id, status, page_size, None, False, parse_page)
         return AnalysisIterator(pages, max_items=maximum)
 
     async def get_project(self, project_id: str) -> Project:
@@ -329,10 +343,10 @@ class ScreenAnalysisClient:
 
     def _redacted(self, error: ScreenAnalysisError) -> ScreenAnalysisError:
         """`error` with the key cut out of its message, should a server echo it back."""
-        key = self._api_key.get_secret_value()
-        if key in error.message:
-            error.message = error.message.replace(key, "[redacted]")
-            error.args = (error.message,)
+        message = redact(error.message, [self._api_key])
+        if message != error.message:
+            error.message = message
+            error.args = (message,)
         return error
 
     async def _send(self, url: httpx.URL, request: str) -> tuple[httpx.Response, bytes]:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import httpx
 
-from screen_analysis.api.messages import clean_message, extract_error_details
+from screen_analysis.api.messages import extract_error_details
+from screen_analysis.safe_text import one_line
 
 
 class ScreenAnalysisError(Exception):
@@ -19,7 +20,7 @@ class ScreenAnalysisError(Exception):
     """
 
     def __init__(self, message: str, *, request: str | None = None) -> None:
-        self.message = clean_message(message)
+        self.message = one_line(message)
         self.request = request
         self.attempts = 1
         super().__init__(self.message)

@@ -1,158 +1,91 @@
-"""Checks for one field of a resource each: the right kind, or a `FieldProblem` naming why.
+"""The kinds of field the resources are made of, as pydantic types.
 
 Lenient where a server plausibly means the value (a number sent as a numeric string, a
-timestamp as epoch seconds), strict where it plainly does not (`true` as a score, a list as
-a label). Messages never quote the value (it may be long, or hostile).
+status this client does not know yet), strict where it plainly does not (`true` as a score).
+Each kind fails with one error of its own ("score: should be a number") rather than
+one per alternative tried, so a message names the field once; pydantic's own types (`str`,
+`datetime`, `list[str]`) are used as they are.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
-from datetime import UTC, datetime
-from typing import Any
+from collections.abc import Callable
+from enum import StrEnum
+from typing import Annotated, Any
 
-_MS_THRESHOLD = 2e10  # epoch numbers above this are milliseconds (as pydantic reads them)
+from pydantic import GetCoreSchemaHandler, GetPydanticSchema
+from pydantic_core import CoreSchema, core_schema
 
-
-class FieldProblem(ValueError):
-    """One field's value is not of the documented kind."""
-
-    def __init__(self, location: str, message: str) -> None:
-        super().__init__(f"{location}: {message}" if location else message)
-        self.location = location
-        self.message = message
-
-    def under(self, name: str) -> FieldProblem:
-        """The same problem, located under the field `name`."""
-        return FieldProblem(f"{name}.{self.location}" if self.location else name, self.message)
+SchemaMaker = Callable[[Any, GetCoreSchemaHandler], CoreSchema]
 
 
-class ModelError(ValueError):
-    """A JSON object is not a valid resource; `problems` says field by field why."""
+def one_of(*choices: CoreSchema, error: str, message: str) -> SchemaMaker:
+    """A schema trying `choices` in order whose failure is the one error `message`."""
 
-    def __init__(self, problems: Sequence[FieldProblem]) -> None:
-        self.problems = list(problems)
-        super().__init__(describe_problems(self.problems))
+    def schema(_source: Any, _handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.union_schema(
+            list(choices),
+            mode="left_to_right",
+            custom_error_type=error,
+            custom_error_message=message,
+        )
 
-
-def describe_problems(problems: Sequence[FieldProblem], *, most: int = 3) -> str:
-    """The first problems in one line ("score: not a number; and 2 more")."""
-    parts = [f"{p.location or 'item'}: {p.message}" for p in problems[:most]]
-    if len(problems) > most:
-        parts.append(f"and {len(problems) - most} more")
-    return "; ".join(parts)
+    return schema
 
 
-def _kind(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    names = {dict: "an object", list: "a list", str: "a string", int: "a number", float: "a number"}
-    return names.get(type(value), type(value).__name__)
+def known_or_text(enum: type[StrEnum]) -> SchemaMaker:
+    """A member of `enum` when the string is one of its values, else the string itself."""
+
+    def schema(source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        members = handler.generate_schema(enum)
+        text = core_schema.str_schema(strict=True)
+        return one_of(members, text, error="text_type", message="should be a string")(
+            source, handler
+        )
+
+    return schema
 
 
-def as_string(value: object) -> str | None:
-    """A string or null."""
-    if value is None or isinstance(value, str):
-        return value
-    raise FieldProblem("", f"should be a string, not {_kind(value)}")
+# A string holding a finite number: "42" is 42, "4.5" and "1e3" are floats.
+_NUMERIC_TEXT = core_schema.chain_schema(
+    [
+        core_schema.str_schema(strict=True),
+        core_schema.union_schema(
+            [core_schema.int_schema(), core_schema.float_schema(allow_inf_nan=False)],
+            mode="left_to_right",
+        ),
+    ]
+)
 
+Number = Annotated[
+    int | float,
+    GetPydanticSchema(
+        one_of(
+            core_schema.int_schema(strict=True),
+            core_schema.float_schema(strict=True),
+            _NUMERIC_TEXT,
+            error="number_type",
+            message="should be a number",
+        )
+    ),
+]
+"""A JSON number, or a string holding one; never a boolean."""
 
-def as_number(value: object) -> int | float | None:
-    """A number (or a numeric string), or null; never a boolean."""
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        raise FieldProblem("", "should be a number, not a boolean")
-    if isinstance(value, int | float):
-        return value
-    if isinstance(value, str):
-        text = value.strip()
-        try:
-            return int(text)
-        except ValueError:
-            pass
-        try:
-            number = float(text)
-        except ValueError:
-            raise FieldProblem("", "should be a number, not a non-numeric string") from None
-        if not math.isfinite(number):
-            raise FieldProblem("", "should be a finite number")
-        return number
-    raise FieldProblem("", f"should be a number, not {_kind(value)}")
+Count = Annotated[
+    int,
+    GetPydanticSchema(
+        one_of(
+            core_schema.int_schema(strict=True),
+            core_schema.chain_schema(
+                [core_schema.float_schema(strict=True), core_schema.int_schema()]
+            ),
+            core_schema.chain_schema([_NUMERIC_TEXT, core_schema.int_schema()]),
+            error="whole_number_type",
+            message="should be a whole number",
+        )
+    ),
+]
+"""A whole number, also written as 7.0 or "7"; never a boolean."""
 
-
-def as_count(value: object) -> int | None:
-    """A whole number (or one written as a string), or null."""
-    number = as_number(value)
-    if number is None or isinstance(number, int):
-        return number
-    if number.is_integer():
-        return int(number)
-    raise FieldProblem("", "should be a whole number")
-
-
-def as_scores(value: object) -> dict[str, int | float | None] | None:
-    """An object of numbers (or nulls) by name, or null."""
-    if value is None:
-        return None
-    if not isinstance(value, dict):
-        raise FieldProblem("", f"should be an object, not {_kind(value)}")
-    scores: dict[str, int | float | None] = {}
-    for key, item in value.items():
-        if not isinstance(key, str):
-            raise FieldProblem("", "keys should be strings")
-        try:
-            scores[key] = as_number(item)
-        except FieldProblem as problem:
-            raise problem.under(key) from None
-    return scores
-
-
-def as_strings(value: object) -> list[str] | None:
-    """A list of strings, or null."""
-    if value is None:
-        return None
-    if not isinstance(value, list | tuple):
-        raise FieldProblem("", f"should be a list, not {_kind(value)}")
-    for index, item in enumerate(value):
-        if not isinstance(item, str):
-            raise FieldProblem(str(index), f"should be a string, not {_kind(item)}")
-    return list(value)
-
-
-def as_datetime(value: object) -> datetime | None:
-    """An ISO 8601 date-time (or date), epoch seconds or milliseconds, or null."""
-    if value is None or isinstance(value, datetime):
-        return value
-    if isinstance(value, bool):
-        raise FieldProblem("", "should be a date-time, not a boolean")
-    if isinstance(value, str):
-        text = value.strip()
-        try:
-            return datetime.fromisoformat(text)
-        except ValueError:
-            pass
-        try:
-            value = float(text)
-        except ValueError:
-            raise FieldProblem("", "should be an ISO 8601 date-time") from None
-    if isinstance(value, int | float):
-        return _from_epoch(float(value))
-    raise FieldProblem("", f"should be a date-time, not {_kind(value)}")
-
-
-def _from_epoch(seconds: float) -> datetime:
-    if abs(seconds) > _MS_THRESHOLD:
-        seconds /= 1000
-    try:
-        return datetime.fromtimestamp(seconds, UTC)
-    except (OverflowError, OSError, ValueError):
-        raise FieldProblem("", "is a timestamp out of range") from None
-
-
-def as_any(value: Any) -> Any:
-    """Anything, as received."""
-    return value
+Scores = dict[str, Number | None]
+"""Numbers (or nulls) by name: a breakdown, a project's default weights."""

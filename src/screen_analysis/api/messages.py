@@ -3,8 +3,8 @@
 Tried in order: the reference server's `{"error": {"message"}}`, `{"error": "text"}`,
 `{"detail": "..."}` and FastAPI's detail list, `{"message"}`, `{"errors": [...]}`, RFC 7807
 `{"title", "detail"}`, then HTML (its <title>, else the text without tags), then plain text,
-then the reason phrase. Whatever is found is made one line without control characters and
-cut to a sane length.
+then the reason phrase. Whatever is found is made one line, its control characters made
+visible, and cut to a sane length (`safe_text.one_line`, the rule for one-line messages).
 """
 
 from __future__ import annotations
@@ -14,11 +14,9 @@ import json
 import re
 from typing import Any, NamedTuple
 
-MAX_MESSAGE_LENGTH = 300
+from screen_analysis.safe_text import MESSAGE_LIMIT, is_blank, one_line
 
-# C0/C1 controls, DEL and bidi overrides: removed so server text cannot drive the terminal.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_WHITESPACE = re.compile(r"\s+")
+MAX_MESSAGE_LENGTH = MESSAGE_LIMIT
 _TITLE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
 _INVISIBLE = re.compile(
     r"<(script|style|head)\b[^>]*>.*?</\1\s*>|<!--.*?-->", re.IGNORECASE | re.DOTALL
@@ -35,21 +33,13 @@ class ErrorDetails(NamedTuple):
     param: str | None = None
 
 
-def clean_message(text: str, *, limit: int = MAX_MESSAGE_LENGTH) -> str:
-    """One line of text: whitespace folded, control characters removed, cut at `limit`."""
-    text = _WHITESPACE.sub(" ", _CONTROL.sub(" ", text)).strip()
-    if len(text) > limit:
-        text = text[: limit - 1].rstrip() + "…"
-    return text
-
-
 def extract_error_details(
     body: bytes, *, content_type: str | None = None, reason: str = ""
 ) -> ErrorDetails:
     """Return the message (and, for the documented format, type and param) of an error body."""
     text = body.decode("utf-8", errors="replace").strip()
-    fallback = clean_message(reason) or "no message"
-    if not text:
+    fallback = one_line(reason) or "no message"
+    if is_blank(text):
         return ErrorDetails(fallback)
     if text[0] in '{["':
         try:
@@ -61,11 +51,8 @@ def extract_error_details(
             if details is not None and details.message:
                 return details
     mime = (content_type or "").lower()
-    if "html" in mime or text.startswith("<"):
-        message = clean_message(_from_html(text))
-    else:
-        message = clean_message(text)
-    return ErrorDetails(message or fallback)
+    message = _from_html(text) if "html" in mime or text.startswith("<") else text
+    return ErrorDetails(fallback if is_blank(message) else one_line(message))
 
 
 def extract_message(body: bytes, *, content_type: str | None = None, reason: str = "") -> str:
@@ -75,7 +62,7 @@ def extract_message(body: bytes, *, content_type: str | None = None, reason: str
 
 def _from_json(value: Any) -> ErrorDetails | None:
     if isinstance(value, str):
-        return ErrorDetails(clean_message(value))
+        return ErrorDetails(one_line(value))
     if isinstance(value, list):
         message = _join(value)
         return ErrorDetails(message) if message else None
@@ -88,7 +75,7 @@ def _from_json(value: Any) -> ErrorDetails | None:
             return ErrorDetails(found, _text(error.get("type")), _text(error.get("param")))
     elif isinstance(error, str) and error.strip():
         extra = _first_message(value)
-        return ErrorDetails(clean_message(f"{error}: {extra}" if extra else error))
+        return ErrorDetails(one_line(f"{error}: {extra}" if extra else error))
     elif isinstance(error, list):
         message = _join(error)
         if message:
@@ -99,7 +86,7 @@ def _from_json(value: Any) -> ErrorDetails | None:
         if message:
             return ErrorDetails(message)
     if title and isinstance(detail, str) and detail.strip():
-        return ErrorDetails(clean_message(f"{title}: {detail}"))
+        return ErrorDetails(one_line(f"{title}: {detail}"))
     message = _first_message(value)
     if message:
         return ErrorDetails(message)
@@ -108,14 +95,14 @@ def _from_json(value: Any) -> ErrorDetails | None:
         message = _join(errors if isinstance(errors, list) else [errors])
         if message:
             return ErrorDetails(message)
-    return ErrorDetails(clean_message(json.dumps(value, ensure_ascii=False)))
+    return ErrorDetails(one_line(json.dumps(value, ensure_ascii=False)))
 
 
 def _first_message(value: dict[str, Any]) -> str:
     for key in _MESSAGE_KEYS:
         item = value.get(key)
         if isinstance(item, str) and item.strip():
-            return clean_message(item)
+            return one_line(item)
         if isinstance(item, dict):
             nested = _first_message(item)
             if nested:
@@ -138,11 +125,11 @@ def _join(items: list[Any]) -> str:
                 message = f"{location}: {message}"
             if message:
                 parts.append(message)
-    return clean_message("; ".join(parts))
+    return one_line("; ".join(parts))
 
 
 def _text(value: Any) -> str | None:
-    return clean_message(value) if isinstance(value, str) and value.strip() else None
+    return one_line(value) if isinstance(value, str) and value.strip() else None
 
 
 def _from_html(text: str) -> str:

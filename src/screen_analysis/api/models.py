@@ -1,34 +1,37 @@
-"""The Screen Analysis Service's resources, field by field as documented.
+"""The Screen Analysis Service's resources, field by field as documented, checked by pydantic.
 
 The document leaves most of an analysis open (required-ness, values outside the completed
 state, score bounds), so the models are lenient: unknown fields are kept (`model_extra`), an
-unknown status is kept as the string the server sent, nothing assumes a score range, and a
-number sent as a numeric string is taken as the number. What is plainly the wrong kind (a
-label that is a list, a score that is `true`) is refused with the field named.
+unknown status is kept as the string the server sent, nothing assumes a score range, a
+number sent as a numeric string is taken as the number, and a time may be ISO 8601 or epoch
+seconds (or milliseconds). What is plainly the wrong kind (a label that is a list, a score
+that is `true`) is refused with the field named (the kinds of field: `api/fields.py`).
 
-Plain frozen dataclasses with slots, checked by hand: no schema to build at start-up, and
-little memory per row in a table of 100,000.
+The resources are pydantic dataclasses with slots, so a row of a table of 100,000 holds its
+values and nothing else; each is validated through one cached `TypeAdapter`
+(`model_validate`), and its schema is built then (`defer_build`): a project's only once a
+project is asked for, after the first rows.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, NamedTuple, Self, TypeVar
+from typing import Annotated, Any, Literal, NamedTuple, Self, TypeVar
 
-from screen_analysis.api.fields import (
-    FieldProblem,
-    ModelError,
-    as_count,
-    as_datetime,
-    as_number,
-    as_scores,
-    as_string,
-    as_strings,
+from pydantic import (
+    AfterValidator,
+    ConfigDict,
+    Field,
+    GetPydanticSchema,
+    TypeAdapter,
+    model_validator,
 )
+from pydantic.dataclasses import dataclass
+
+from screen_analysis.api.fields import Count, Number, Scores, known_or_text
 
 
 class AnalysisStatus(StrEnum):
@@ -66,6 +69,9 @@ _CRITERION_TITLES = {
 STATUSES: tuple[AnalysisStatus, ...] = tuple(AnalysisStatus)
 CRITERIA: tuple[Criterion, ...] = tuple(Criterion)
 
+Status = Annotated[AnalysisStatus | str, GetPydanticSchema(known_or_text(AnalysisStatus))]
+"""One of the documented four, or the string the server sent."""
+
 
 def parse_status(value: str | None) -> AnalysisStatus | str | None:
     """Return the documented status for `value`, or the string itself when it is unknown."""
@@ -77,98 +83,91 @@ def parse_status(value: str | None) -> AnalysisStatus | str | None:
         return value
 
 
-def _status(value: object) -> AnalysisStatus | str | None:
-    return parse_status(as_string(value))
-
-
-M = TypeVar("M", bound="_Resource")
+T = TypeVar("T")
 
 
 class _Resource:
-    """What the resources share: built from a JSON object field by field, unknown fields
-    kept, and pydantic-like helpers (`model_validate`, `model_dump`, `model_copy`)."""
+    """What the resources share: validated from a JSON object through a cached TypeAdapter,
+    unknown fields kept in `extra`, and pydantic's model helpers by their usual names."""
 
     __slots__ = ()
-    _CHECKS: Mapping[str, Callable[[object], Any]] = {}
-    _REQUIRED: frozenset[str] = frozenset()
 
     @classmethod
     def model_validate(cls, data: object) -> Self:
-        """Check `data` (a JSON object) and build the resource; ModelError says what is wrong."""
-        if not isinstance(data, Mapping):
-            raise ModelError([FieldProblem("", "not an object")])
-        values: dict[str, Any] = {}
-        problems: list[FieldProblem] = []
-        for name, check in cls._CHECKS.items():
-            if name not in data:
-                if name in cls._REQUIRED:
-                    problems.append(FieldProblem(name, "field required"))
-                continue
-            try:
-                values[name] = check(data[name])
-            except FieldProblem as problem:
-                problems.append(problem.under(name))
-                continue
-            if values[name] is None and name in cls._REQUIRED:
-                problems.append(FieldProblem(name, "should be a string, not null"))
-        if problems:
-            raise ModelError(problems)
-        extra = {str(k): v for k, v in data.items() if k not in cls._CHECKS}
-        return cls(**values, extra=extra)  # type: ignore[call-arg]
+        """Check `data` (a JSON object) and build the resource; ValidationError says why not."""
+        return adapter(cls).validate_python(data)
+
+    @classmethod
+    def _with_extra(cls, data: Any) -> Any:
+        # Before validation: the fields the document does not name go into `extra`, as sent.
+        known = _documented(cls)
+        if not isinstance(data, dict) or known.issuperset(data):
+            return data
+        values = {name: value for name, value in data.items() if name in known}
+        values["extra"] = {str(name): value for name, value in data.items() if name not in known}
+        return values
 
     @property
     def model_extra(self) -> dict[str, Any]:
         """The fields the document does not name, as received."""
-        extra: Mapping[str, Any] = getattr(self, "extra", {})
-        return dict(extra)
+        extra: Mapping[str, Any] | None = getattr(self, "extra", None)
+        return dict(extra or {})
 
-    def model_dump(self, *, mode: str = "python") -> dict[str, Any]:
+    def model_dump(self, *, mode: Literal["json", "python"] = "python") -> dict[str, Any]:
         """The documented fields, then the unknown ones (`mode="json"`: JSON-ready)."""
-        dumped: dict[str, Any] = {}
-        for name in self._CHECKS:
-            value = getattr(self, name)
-            if mode == "json" and isinstance(value, datetime):
-                value = value.isoformat().replace("+00:00", "Z")
-            dumped[name] = value
+        dumped: dict[str, Any] = adapter(type(self)).dump_python(self, mode=mode, exclude={"extra"})
         dumped.update(self.model_extra)
         return dumped
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None) -> Self:
-        """A copy with some fields replaced."""
+        """A copy with some fields replaced (and checked again)."""
         return dataclasses.replace(self, **dict(update or {}))  # type: ignore[type-var]
 
 
-@dataclass(frozen=True, slots=True)
+_ADAPTERS: dict[type, TypeAdapter[Any]] = {}
+_DOCUMENTED: dict[type, frozenset[str]] = {}
+
+
+def adapter(model: type[T]) -> TypeAdapter[T]:
+    """The one TypeAdapter of `model`; its schema is built the first time it is asked for."""
+    found = _ADAPTERS.get(model)
+    if found is None:
+        found = _ADAPTERS[model] = TypeAdapter(model)
+    return found
+
+
+def _documented(resource: type[_Resource]) -> frozenset[str]:
+    names = _DOCUMENTED.get(resource)
+    if names is None:
+        fields = dataclasses.fields(resource)  # type: ignore[arg-type]
+        names = _DOCUMENTED[resource] = frozenset(f.name for f in fields) - {"extra"}
+    return names
+
+
+_CONFIG = ConfigDict(defer_build=True)
+
+
+@dataclass(frozen=True, slots=True, config=_CONFIG)
 class Analysis(_Resource):
     """One scoring run of a screen image."""
 
     id: str
     project_id: str | None = None
-    status: AnalysisStatus | str | None = None
+    status: Status | None = None
     image_url: str | None = None
     label: str | None = None
-    score: int | float | None = None
-    breakdown: dict[str, int | float | None] | None = None
+    score: Number | None = None
+    breakdown: Scores | None = None
     feedback: list[str] | None = None
     error_message: str | None = None
     created_at: datetime | None = None
     completed_at: datetime | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    extra: dict[str, Any] | None = dataclasses.field(default=None, repr=False, compare=False)
 
-    _CHECKS = {  # noqa: RUF012 - a class constant, not a field (no annotation)
-        "id": as_string,
-        "project_id": as_string,
-        "status": _status,
-        "image_url": as_string,
-        "label": as_string,
-        "score": as_number,
-        "breakdown": as_scores,
-        "feedback": as_strings,
-        "error_message": as_string,
-        "created_at": as_datetime,
-        "completed_at": as_datetime,
-    }
-    _REQUIRED = frozenset({"id"})
+    @model_validator(mode="before")
+    @classmethod
+    def _keep_unknown(cls, data: Any) -> Any:
+        return cls._with_extra(data)
 
     @property
     def known_status(self) -> AnalysisStatus | None:
@@ -176,31 +175,24 @@ class Analysis(_Resource):
         return self.status if isinstance(self.status, AnalysisStatus) else None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, config=_CONFIG)
 class Project(_Resource):
     """A group of analyses with default weights and aggregate statistics."""
 
     id: str
     name: str
     description: str | None = None
-    default_criteria: dict[str, int | float | None] | None = None
-    analysis_count: int | None = None
-    avg_score: float | None = None
+    default_criteria: Scores | None = None
+    analysis_count: Count | None = None
+    avg_score: Number | None = None
     created_at: datetime | None = None
     updated_at: datetime | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    extra: dict[str, Any] | None = dataclasses.field(default=None, repr=False, compare=False)
 
-    _CHECKS = {  # noqa: RUF012 - a class constant, not a field (no annotation)
-        "id": as_string,
-        "name": as_string,
-        "description": as_string,
-        "default_criteria": as_scores,
-        "analysis_count": as_count,
-        "avg_score": as_number,
-        "created_at": as_datetime,
-        "updated_at": as_datetime,
-    }
-    _REQUIRED = frozenset({"id", "name"})
+    @model_validator(mode="before")
+    @classmethod
+    def _keep_unknown(cls, data: Any) -> Any:
+        return cls._with_extra(data)
 
 
 class InvalidAnalysis(NamedTuple):
@@ -232,16 +224,22 @@ class AnalysisPage(NamedTuple):
         return [item for item in self.items if isinstance(item, Analysis)]
 
 
-class RawPage(NamedTuple):
+def _end_when_empty(cursor: str | None) -> str | None:
+    return cursor or None  # an empty cursor cannot be sent back as `after`: it is the end
+
+
+@dataclass(frozen=True, slots=True, config=_CONFIG)
+class RawPage:
     """One page of the analyses listing as parsed JSON, items neither validated nor rebuilt.
 
-    The page's own fields are checked as for `AnalysisPage`; `data` holds each item exactly
-    as received, for output that passes JSON through (json/jsonl).
+    The page's own fields are checked (`data` a list, `total` a whole number not below 0,
+    `next_cursor` a string or null, empty meaning null); `data` holds each item exactly as
+    received, for output that passes JSON through (json/jsonl) or to be validated one by one.
     """
 
-    data: list[Any]
-    next_cursor: str | None
-    total: int
+    data: Annotated[list[Any], Field(strict=True)]
+    total: Annotated[int, Field(strict=True, ge=0)]
+    next_cursor: Annotated[str | None, Field(strict=True), AfterValidator(_end_when_empty)] = None
 
 
 __all__ = [
@@ -254,8 +252,8 @@ __all__ = [
     "AnalysisStatus",
     "Criterion",
     "InvalidAnalysis",
-    "ModelError",
     "Project",
     "RawPage",
+    "adapter",
     "parse_status",
 ]

@@ -1,9 +1,14 @@
-"""Cursor pagination that cannot loop: pages and analyses as self-iterating async iterators.
+"""Cursor pagination that cannot loop, repeats no row, and is closed by whoever walks it.
 
 `PageIterator` follows `next_cursor` until null and refuses any cursor it has already sent
-(A→B→A as well as a page pointing at itself). `AnalysisIterator` flattens pages into items,
-never yields the same id twice (it counts what it skipped) and gives up when several pages in
-a row bring nothing new, which no honest server does forever.
+(A→B→A as well as a page pointing at itself); it is the cursor walker under everything.
+`Walk` is the one path through a listing the command line, the export and the overview
+take (`client.iter_pages`/`iter_raw_pages`): pages from the walker with every row at most
+once (`SeenIds`, the one de-duplication), a stop when several pages in a row bring nothing
+new (which no honest server does forever), `max_items`, and `aclose()` (or `async with`)
+to cancel a prefetched request. `AnalysisIterator` gives a walk's analyses one by one.
+The main view's feed drives a `PageIterator` and a `SeenIds` of its own (it pages on
+demand, a page at a time, and notes the page each row came on).
 """
 
 from __future__ import annotations
@@ -12,19 +17,23 @@ import asyncio
 import contextlib
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, Generic, Protocol, Self, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, Self, TypeVar
 
 from screen_analysis.api.errors import PaginationLoopError
-from screen_analysis.api.messages import clean_message
-from screen_analysis.api.models import AnalysisItem, AnalysisPage
+from screen_analysis.api.models import AnalysisItem, AnalysisPage, RawPage
+from screen_analysis.safe_text import one_line
 
 
 class CursorPage(Protocol):
-    """What the walker needs of a page: the cursor of the next one."""
+    """What the walker needs of a page: the cursor of the next one (and the total)."""
 
     @property
     def next_cursor(self) -> str | None:
         """The cursor to send as `after`; None on the last page."""
+
+    @property
+    def total(self) -> int | None:
+        """How many rows the listing holds, as the server counts them."""
 
 
 PageT = TypeVar("PageT", bound=CursorPage)
@@ -42,7 +51,7 @@ MAX_STALLED_PAGES = 5
 
 
 def _short(cursor: str) -> str:
-    return repr(clean_message(cursor, limit=40))
+    return repr(one_line(cursor, limit=40))
 
 
 class PageIterator(Generic[PageT]):
@@ -135,38 +144,48 @@ class SeenIds:
     """The ids seen so far in one listing, each with the number of the page it came on.
 
     The one de-duplication of the project: a row that moves across a page boundary while
-    someone pages is shown once. Items without an id (invalid items) always pass.
+    someone pages is shown once. Items without an id (invalid items) always pass. With a
+    `window`, only the ids of the last `window` pages are kept, so memory stays flat over a
+    listing of any length (a row that moves further than that is not caught).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, window: int | None = None) -> None:
         self._page_of: dict[str, int] = {}
+        self._window = window
+        self._recent: deque[tuple[int, list[str]]] = deque()  # with a window: ids by page
         self.skipped = 0
+
+    def take(self, item_id: object, page: int = 0) -> bool:
+        """Whether a row with `item_id` is new (then recorded as seen on `page`); a row
+        without a usable id (not a non-empty string) always is."""
+        if not isinstance(item_id, str) or not item_id:
+            return True
+        if item_id in self._page_of:
+            self.skipped += 1
+            return False
+        self._page_of[item_id] = page
+        if self._window is not None:
+            if not self._recent or self._recent[-1][0] != page:
+                self._recent.append((page, []))
+                self._forget_old_pages()
+            self._recent[-1][1].append(item_id)
+        return True
+
+    def _forget_old_pages(self) -> None:
+        while self._window is not None and len(self._recent) > self._window:
+            page, ids = self._recent.popleft()
+            for item_id in ids:
+                if self._page_of.get(item_id) == page:
+                    del self._page_of[item_id]
 
     def fresh(self, items: Iterable[AnalysisItem], page: int = 0) -> list[AnalysisItem]:
         """The items not seen before, now recorded as seen on `page`."""
-        fresh: list[AnalysisItem] = []
-        for item in items:
-            if item.id is not None:
-                if item.id in self._page_of:
-                    self.skipped += 1
-                    continue
-                self._page_of[item.id] = page
-            fresh.append(item)
-        return fresh
+        return [item for item in items if self.take(item.id, page)]
 
     def fresh_raw(self, objects: Iterable[Any], page: int = 0) -> list[Any]:
         """As `fresh`, for items as parsed from JSON (`RawPage.data`): an object's id is its
         `id` field when that is a non-empty string, as for models."""
-        fresh: list[Any] = []
-        for obj in objects:
-            item_id = obj.get("id") if isinstance(obj, dict) else None
-            if isinstance(item_id, str) and item_id:
-                if item_id in self._page_of:
-                    self.skipped += 1
-                    continue
-                self._page_of[item_id] = page
-            fresh.append(obj)
-        return fresh
+        return [obj for obj in objects if self.take(_raw_id(obj), page)]
 
     def page_of(self, analysis_id: str) -> int | None:
         """The page an id was first seen on, or None."""
@@ -179,12 +198,142 @@ class SeenIds:
         return len(self._page_of)
 
 
-class AnalysisIterator:
-    """Async iterator over the analyses of successive pages, each id yielded at most once.
+def _raw_id(obj: Any) -> object:
+    return obj.get("id") if isinstance(obj, dict) else None
 
-    Items without an id (invalid items) are always yielded; `max_items` stops early without
-    fetching further pages. `skipped_duplicates` counts repeated ids left out.
+
+class PageRows(NamedTuple, Generic[PageT]):
+    """How the walker reads the rows of one kind of page (models or raw JSON)."""
+
+    fresh: Callable[[PageT, SeenIds, int], PageT]  # the page with only rows not seen before
+    count: Callable[[PageT], int]  # how many rows it holds
+    head: Callable[[PageT, int], PageT]  # the page with its first n rows only
+
+
+def _models_where(page: AnalysisPage, keep: list[int]) -> AnalysisPage:
+    raw = page.raw_items
+    parallel = len(raw) == len(page.items)
+    return AnalysisPage(
+        items=[page.items[i] for i in keep],
+        next_cursor=page.next_cursor,
+        total=page.total,
+        raw_items=[raw[i] for i in keep] if parallel else raw,
+    )
+
+
+def _fresh_models(page: AnalysisPage, seen: SeenIds, number: int) -> AnalysisPage:
+    keep = [i for i, item in enumerate(page.items) if seen.take(item.id, number)]
+    return page if len(keep) == len(page.items) else _models_where(page, keep)
+
+
+def _fresh_raw(page: RawPage, seen: SeenIds, number: int) -> RawPage:
+    kept = seen.fresh_raw(page.data, number)
+    return page if len(kept) == len(page.data) else _raw_where(page, kept)
+
+
+def _raw_where(page: RawPage, data: list[Any]) -> RawPage:
+    return RawPage(data=data, next_cursor=page.next_cursor, total=page.total)
+
+
+MODEL_ROWS: PageRows[AnalysisPage] = PageRows(
+    _fresh_models, lambda page: len(page.items), lambda p, n: _models_where(p, list(range(n)))
+)
+RAW_ROWS: PageRows[RawPage] = PageRows(
+    _fresh_raw, lambda page: len(page.data), lambda p, n: _raw_where(p, p.data[:n])
+)
+
+
+class _Closed:
+    """An async iterator that is its own async context manager, closed on the way out."""
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.aclose()
+
+    def __aiter__(self) -> Self:
+        return self
+
+    async def aclose(self) -> None:
+        """Stop; a request still under way is cancelled."""
+
+
+class Walk(_Closed, Generic[PageT]):
+    """The one way through a listing: every page from the cursor walker (`PageIterator`:
+    loops refused, the next page asked for early with `prefetch`), each row at most once
+    (`SeenIds`; a page repeats no row of the pages before it), several pages in a row with
+    nothing new taken as a loop, `max_items` rows at most (the last page cut, no page
+    fetched beyond).
+
+    An async iterator of pages of the same kind, holding only the fresh rows (a page may
+    hold none; its `total` and `next_cursor` are the server's). Use it as an async context
+    manager, or call `aclose()`, so a request still under way is cancelled when the caller
+    stops early:
+
+        async with client.iter_pages(project_id, status, limit=100, prefetch=True) as pages:
+            async for page in pages:
+                ...
     """
+
+    def __init__(
+        self,
+        pages: PageIterator[PageT],
+        rows: PageRows[PageT],
+        *,
+        max_items: int | None = None,
+        max_stalled_pages: int = MAX_STALLED_PAGES,
+        dedup_window: int | None = None,
+    ) -> None:
+        """`dedup_window`: how many recent pages' ids are remembered (None: all of them);
+        a bounded window keeps memory flat for walks that keep nothing per row."""
+        self._pages = pages
+        self._rows = rows
+        self._max_items = max_items
+        self._max_stalled = max_stalled_pages
+        self._seen = SeenIds(dedup_window)
+        self._stalled = 0
+        self.rows_yielded = 0
+        self.total: int | None = None
+        self.next_cursor: str | None = None
+
+    async def __anext__(self) -> PageT:
+        if self._max_items is not None and self.rows_yielded >= self._max_items:
+            raise StopAsyncIteration
+        page = await anext(self._pages)
+        self.total, self.next_cursor = page.total, page.next_cursor
+        fresh = self._rows.fresh(page, self._seen, self._pages.pages_fetched)
+        count = self._rows.count(fresh)
+        self._stalled = 0 if count else self._stalled + 1
+        if self._stalled >= self._max_stalled and page.next_cursor is not None:
+            raise PaginationLoopError(
+                f"{self._stalled} pages in a row brought no new analyses",
+                request=self._pages.last_request,
+            )
+        if self._max_items is not None and count > self._max_items - self.rows_yielded:
+            count = self._max_items - self.rows_yielded
+            fresh = self._rows.head(fresh, count)
+        self.rows_yielded += count
+        return fresh
+
+    async def aclose(self) -> None:
+        """Cancel a prefetched request nobody will read; the walk ends."""
+        await self._pages.aclose()
+
+    @property
+    def skipped_duplicates(self) -> int:
+        """How many repeated rows were left out."""
+        return self._seen.skipped
+
+    @property
+    def pages_fetched(self) -> int:
+        """How many pages the server sent."""
+        return self._pages.pages_fetched
+
+
+class AnalysisIterator(_Closed):
+    """The analyses of a `Walk` of model pages, one by one (`client.iter_analyses`): each id
+    at most once, `max_items` at most, an async context manager like the walk."""
 
     def __init__(
         self,
@@ -193,39 +342,28 @@ class AnalysisIterator:
         max_items: int | None = None,
         max_stalled_pages: int = MAX_STALLED_PAGES,
     ) -> None:
-        self._pages = pages
-        self._max_items = max_items
-        self._max_stalled = max_stalled_pages
+        self._walk = Walk(
+            pages, MODEL_ROWS, max_items=max_items, max_stalled_pages=max_stalled_pages
+        )
         self._buffer: deque[AnalysisItem] = deque()
-        self._seen = SeenIds()
-        self._stalled = 0
         self.yielded = 0
-        self.total: int | None = None
-
-    def __aiter__(self) -> Self:
-        return self
 
     async def __anext__(self) -> AnalysisItem:
-        if self._max_items is not None and self.yielded >= self._max_items:
-            raise StopAsyncIteration
         while not self._buffer:
-            page = await anext(self._pages)
-            self.total = page.total
-            self._take(page)
+            self._buffer.extend((await anext(self._walk)).items)
         self.yielded += 1
         return self._buffer.popleft()
+
+    async def aclose(self) -> None:
+        """Cancel a prefetched request nobody will read."""
+        await self._walk.aclose()
+
+    @property
+    def total(self) -> int | None:
+        """The listing's total, as the server last sent it."""
+        return self._walk.total
 
     @property
     def skipped_duplicates(self) -> int:
         """How many repeated ids were left out."""
-        return self._seen.skipped
-
-    def _take(self, page: AnalysisPage) -> None:
-        fresh = deque(self._seen.fresh(page.items, self._pages.pages_fetched))
-        self._stalled = 0 if fresh else self._stalled + 1
-        if self._stalled >= self._max_stalled and page.next_cursor is not None:
-            raise PaginationLoopError(
-                f"{self._stalled} pages in a row brought no new analyses",
-                request=self._pages.last_request,
-            )
-        self._buffer = fresh
+        return self._walk.skipped_duplicates

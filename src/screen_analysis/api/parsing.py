@@ -1,8 +1,10 @@
 """Turn response bodies into models, refusing anything that is not what the API documents.
 
-A page must be an object with a `data` list, an integer `total` and a string or null
-`next_cursor`; each item of `data` is validated on its own, so one bad item becomes an
-`InvalidAnalysis` where it stood instead of blanking the page.
+A page must be an object with a `data` list, a whole `total` and a string or null
+`next_cursor` (`RawPage`); each item of `data` is validated on its own, so one bad item
+becomes an `InvalidAnalysis` where it stood instead of blanking the page. Validation errors
+are put in words by `describe_errors`: the field, what it should be, and the kind of value
+found, never the value itself (it may be long, or hostile).
 """
 
 from __future__ import annotations
@@ -10,9 +12,11 @@ from __future__ import annotations
 import json
 from typing import Any, NoReturn
 
+from pydantic import ValidationError
+from pydantic_core import ErrorDetails
+
 from screen_analysis.api.errors import InvalidResponseError
-from screen_analysis.api.fields import ModelError
-from screen_analysis.api.messages import clean_message, extract_message
+from screen_analysis.api.messages import extract_message
 from screen_analysis.api.models import (
     Analysis,
     AnalysisItem,
@@ -20,7 +24,9 @@ from screen_analysis.api.models import (
     InvalidAnalysis,
     Project,
     RawPage,
+    adapter,
 )
+from screen_analysis.safe_text import one_line
 
 
 def _refuse_constant(name: str) -> NoReturn:
@@ -40,13 +46,13 @@ def parse_json_object(
     except ValueError as exc:
         raise InvalidResponseError(_not_json(body, content_type, exc), request=request) from None
     if not isinstance(value, dict):
-        raise InvalidResponseError(f"expected a JSON object, got {_kind(value)}", request=request)
+        raise InvalidResponseError(f"expected a JSON object, got {kind_of(value)}", request=request)
     return value
 
 
 def _not_json(body: bytes, content_type: str | None, exc: ValueError) -> str:
     if body.lstrip()[:1] in (b"{", b"["):
-        return f"malformed or truncated JSON ({clean_message(str(exc), limit=80)})"
+        return f"malformed or truncated JSON ({one_line(str(exc), limit=80)})"
     kind = content_type.split(";")[0].strip() if content_type else "no content type"
     return f"body is not JSON ({kind}): {extract_message(body, content_type=content_type)[:80]}"
 
@@ -65,36 +71,25 @@ def parse_page(body: bytes, *, request: str, content_type: str | None = None) ->
 def parse_raw_page(body: bytes, *, request: str, content_type: str | None = None) -> RawPage:
     """A page whose fields are checked and whose items are left as received."""
     value = parse_json_object(body, request=request, content_type=content_type)
-    data = value.get("data")
-    if not isinstance(data, list):
-        what = "missing" if "data" not in value else f"{_kind(data)}, not a list"
-        raise InvalidResponseError(f"page field 'data' is {what}", request=request)
-    total = value.get("total")
-    if isinstance(total, bool) or not isinstance(total, int):
-        what = "missing" if "total" not in value else f"{_kind(total)}, not an integer"
-        raise InvalidResponseError(f"page field 'total' is {what}", request=request)
-    if total < 0:
-        raise InvalidResponseError(f"page field 'total' is negative ({total})", request=request)
-    cursor = value.get("next_cursor")
-    if cursor is not None and not isinstance(cursor, str):
+    try:
+        return adapter(RawPage).validate_python(value)
+    except ValidationError as exc:
         raise InvalidResponseError(
-            f"page field 'next_cursor' is {_kind(cursor)}, not a string or null", request=request
-        )
-    # An empty cursor cannot be sent back as `after`; it can only mean the end.
-    return RawPage(data=data, next_cursor=cursor or None, total=total)
+            f"not a valid page: {describe_errors(exc)}", request=request
+        ) from None
 
 
 def parse_item(item: Any) -> AnalysisItem:
     """One item of a page: an Analysis, or an InvalidAnalysis saying why it is not one."""
     if not isinstance(item, dict):
-        return InvalidAnalysis(reason=f"item is {_kind(item)}, not an object", raw=item)
+        return InvalidAnalysis(reason=f"item is {kind_of(item)}, not an object", raw=item)
     try:
-        return Analysis.model_validate(item)
-    except ModelError as exc:
+        return adapter(Analysis).validate_python(item)
+    except ValidationError as exc:
         item_id = item.get("id")
         return InvalidAnalysis(
             id=item_id if isinstance(item_id, str) and item_id else None,
-            reason=describe_validation_error(exc),
+            reason=describe_errors(exc),
             raw=item,
         )
 
@@ -103,22 +98,38 @@ def parse_project(body: bytes, *, request: str, content_type: str | None = None)
     """A project from a response body."""
     value = parse_json_object(body, request=request, content_type=content_type)
     try:
-        return Project.model_validate(value)
-    except ModelError as exc:
+        return adapter(Project).validate_python(value)
+    except ValidationError as exc:
         raise InvalidResponseError(
-            f"not a valid project: {describe_validation_error(exc)}", request=request
+            f"not a valid project: {describe_errors(exc)}", request=request
         ) from None
 
 
-def describe_validation_error(exc: ModelError) -> str:
-    """The first problems of a model error, in one short line without input values."""
-    return clean_message(str(exc), limit=200)
+def describe_errors(exc: ValidationError, *, most: int = 3) -> str:
+    """The first problems of a validation error in one short line, each naming its field and
+    the kind of value found, never the value ("score: should be a number, not a boolean")."""
+    problems = [_problem(error) for error in exc.errors(include_url=False, include_context=False)]
+    if len(problems) > most:
+        problems[most:] = [f"and {len(problems) - most} more"]
+    return one_line("; ".join(problems), limit=200)
 
 
-def _kind(value: Any) -> str:
-    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
+def _problem(error: ErrorDetails) -> str:
+    where = ".".join(str(part) for part in error["loc"]) or "item"
+    message = error["msg"].removeprefix("Input ")
+    message = message[:1].lower() + message[1:]
+    if error["type"].endswith("_type") and "input" in error:
+        message = f"{message}, not {kind_of(error['input'])}"
+    return f"{where}: {message}"
+
+
+def kind_of(value: Any) -> str:
+    """The JSON kind of `value` in words ("a string", "null"), for messages."""
     if value is None:
         return "null"
-    if isinstance(value, int | float) and not isinstance(value, bool):
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
         return "a number"
+    names: dict[type, str] = {dict: "an object", list: "a list", str: "a string"}
     return names.get(type(value), type(value).__name__)

@@ -11,9 +11,9 @@ from screen_analysis.api.errors import (
     ScreenAnalysisError,
     error_for_status,
 )
-from screen_analysis.api.messages import clean_message
 from screen_analysis.api.retry import parse_retry_after
 from screen_analysis.api.timeouts import Timeouts
+from screen_analysis.safe_text import one_line
 
 _TIMEOUT_PHASES = {
     httpx.ConnectTimeout: "connect",
@@ -74,7 +74,7 @@ def timeout_error(exc: httpx.TimeoutException, request: str, timeouts: Timeouts)
 
 def transport_message(exc: httpx.TransportError) -> str:
     """A transport failure in words (cleaned, short)."""
-    text = clean_message(str(exc), limit=160) or type(exc).__name__
+    text = one_line(str(exc), limit=160) or type(exc).__name__
     if isinstance(exc, httpx.RemoteProtocolError):
         return f"response cut short ({text})"
     if isinstance(exc, httpx.ProxyError):

@@ -1,18 +1,17 @@
 """The opt-in key file (`login --insecure-storage`) for machines without a usable keyring.
 
 The keys lie in plain text, protected only by file permissions: a 0600 file in a 0700
-directory under the user data dir, written atomically (a temporary file renamed over
-it). Every use is announced through `warn`; nothing ever falls back to this file silently.
+directory under the user data dir, changed under its lock and written atomically
+(`user_files`). Every use is announced through `warn`; nothing ever falls back to this
+file silently.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
 import stat
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from screen_analysis.auth.base_url import normalise_base_url
 from screen_analysis.auth.errors import InsecureFileError
 from screen_analysis.config import data_dir
 from screen_analysis.secret import SecretStr
+from screen_analysis.user_files import UserFileError, check_writable, locked, write_atomic
 
 FILE_NAME = "api-keys.json"
 _log = logging.getLogger(__name__)
@@ -53,24 +53,38 @@ class InsecureFileStore:
         return SecretStr(value)
 
     def set(self, base_url: str, api_key: SecretStr) -> None:
-        """Store `api_key` for `base_url` (with a warning)."""
-        keys = self._read()
-        keys[normalise_base_url(base_url)] = api_key.get_secret_value()
-        self._write(keys)
+        """Store `api_key` for `base_url` (with a warning); the file is changed under its
+        lock, so a `login` in another terminal keeps its key too."""
+        url = normalise_base_url(base_url)
+        self._prepare_folder()
+        with locked(self.path):
+            keys = self._read()
+            keys[url] = api_key.get_secret_value()
+            write_atomic(self.path, _dump(keys), mode=0o600)
         self._warn(
             f"The API key is stored in plain text in {self.path}, readable by you and root; "
             "prefer a keyring or SCREEN_ANALYSIS_API_KEY where you can."
         )
 
+    def check_writable(self) -> None:
+        """UserFileError (naming the file) unless a key could be stored now; the folder is
+        made 0700, nothing else changes."""
+        self._prepare_folder()
+        check_writable(self.path)
+
     def delete(self, base_url: str) -> bool:
         """Remove the key for `base_url`; False when there was none. An empty file goes."""
-        keys = self._read()
-        if keys.pop(normalise_base_url(base_url), None) is None:
+        url = normalise_base_url(base_url)
+        if not self.path.exists():
             return False
-        if keys:
-            self._write(keys)
-        else:
-            self.path.unlink(missing_ok=True)
+        with locked(self.path):
+            keys = self._read()
+            if keys.pop(url, None) is None:
+                return False
+            if keys:
+                write_atomic(self.path, _dump(keys), mode=0o600)
+            else:
+                self.path.unlink(missing_ok=True)
         return True
 
     def _read(self) -> dict[str, str]:
@@ -94,18 +108,15 @@ class InsecureFileStore:
             raise InsecureFileError(f"{self.path} is not a table of keys")
         return {str(k): v for k, v in data.items() if isinstance(v, str)}
 
-    def _write(self, keys: dict[str, str]) -> None:
+    def _prepare_folder(self) -> None:
+        """The folder, made 0700 (mkdir's mode does not apply to a folder that exists)."""
         directory = self.path.parent
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        os.chmod(directory, 0o700)  # mkdir's mode does not apply to a directory that exists
-        handle, tmp_name = tempfile.mkstemp(prefix=".api-keys-", dir=directory)  # mode 0600
         try:
-            with os.fdopen(handle, "w", encoding="utf-8") as tmp:
-                json.dump(keys, tmp, indent=2, sort_keys=True)
-                tmp.flush()
-                os.fsync(tmp.fileno())
-            os.replace(tmp_name, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp_name)
-            raise
+            directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            os.chmod(directory, 0o700)
+        except OSError as exc:
+            raise UserFileError.cannot("write", self.path, exc) from exc
+
+
+def _dump(keys: dict[str, str]) -> str:
+    return json.dumps(keys, indent=2, sort_keys=True)

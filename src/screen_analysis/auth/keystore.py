@@ -2,9 +2,12 @@
 
 Every call runs in a daemon thread and is given up after `timeout` seconds, so a
 Secret Service waiting for an unlock prompt nobody sees cannot hang the caller (a
-thread left waiting never keeps the process alive). The async wrappers run the
-time-boxed calls in a worker thread, so they never block an event loop either.
-`keyring` is imported on first use: start-up does not pay for backend discovery.
+thread left waiting never keeps the process alive). A keyring given up on stays unusable
+while that call is still waiting: every later call, from any `KeyStore` of the process,
+fails at once with the same cause rather than waiting again (`auth status` over twenty
+profiles waits once, not twenty times). The async wrappers run the time-boxed calls in a
+worker thread, so they never block an event loop either. `keyring` is imported on first
+use: start-up does not pay for backend discovery.
 """
 
 from __future__ import annotations
@@ -18,13 +21,28 @@ from typing import Any, TypeVar
 
 from screen_analysis.auth.base_url import normalise_base_url
 from screen_analysis.auth.errors import KeyringStoresNothingError, KeyringUnavailableError
-from screen_analysis.secret import SecretStr
+from screen_analysis.secret import SecretStr, redact
 
 SERVICE = "screen-analysis"
 DEFAULT_TIMEOUT = 3.0
 TIMEOUT_ENV_VAR = "SCREEN_ANALYSIS_KEYRING_TIMEOUT"
 
 T = TypeVar("T")
+
+# Calls given up on, by backend (None: stuck finding one): while such a thread still
+# waits, that keyring is not asked again.
+_stuck: dict[object, threading.Thread] = {}
+_stuck_lock = threading.Lock()
+
+
+def _still_stuck(backend: object) -> bool:
+    """Whether a call given up on earlier is still waiting on `backend`."""
+    with _stuck_lock:
+        earlier = _stuck.get(backend)
+        if earlier is not None and not earlier.is_alive():
+            del _stuck[backend]
+            return False
+        return earlier is not None
 
 
 class _Unusable(Exception):
@@ -132,11 +150,18 @@ class KeyStore:
         """Run `action(backend)` in a daemon thread, given up after `self.timeout`."""
         import keyring.errors  # imported here so the worker never takes the import lock
 
+        if _still_stuck(self._backend if self._backend is not None else None):
+            raise KeyringUnavailableError(self._timeout_cause(earlier=True))
         outcome: list[tuple[bool, Any]] = []
+        asked: list[object] = []  # the backend the call waits on, once found
 
         def work() -> None:
             try:
-                outcome.append((True, action(self._resolve_backend())))
+                backend = self._resolve_backend()
+                if _still_stuck(backend):
+                    raise _Unusable(self._timeout_cause(earlier=True))
+                asked.append(backend)
+                outcome.append((True, action(backend)))
             except Exception as exc:
                 outcome.append((False, exc))
 
@@ -144,18 +169,19 @@ class KeyStore:
         thread.start()
         thread.join(self.timeout)
         if thread.is_alive() or not outcome:
+            with _stuck_lock:
+                _stuck[asked[0] if asked else None] = thread
             raise KeyringUnavailableError(self._timeout_cause())
         ok, value = outcome[0]
         if ok:
             return value  # type: ignore[no-any-return]
         cause = describe_failure(value, self._environ, keyring.errors)
-        if secret:
-            cause = cause.replace(secret, "[redacted]")
-        raise KeyringUnavailableError(cause) from None
+        raise KeyringUnavailableError(redact(cause, [secret or ""])) from None
 
-    def _timeout_cause(self) -> str:
+    def _timeout_cause(self, *, earlier: bool = False) -> str:
+        when = " earlier in this run and is still waiting" if earlier else ""
         return (
-            f"the keyring did not answer within {self.timeout:g} s (it may be locked and "
+            f"the keyring did not answer within {self.timeout:g} s{when} (it may be locked and "
             f"waiting for an unlock prompt; {TIMEOUT_ENV_VAR} sets a longer wait)"
         )
 

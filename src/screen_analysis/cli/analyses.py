@@ -6,13 +6,13 @@ import asyncio
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import click
 
 from screen_analysis.api.errors import BadRequestError
 from screen_analysis.api.models import STATUSES, AnalysisItem, AnalysisPage, RawPage
-from screen_analysis.api.pagination import PageIterator, SeenIds
+from screen_analysis.api.pagination import Walk
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.output import FORMATS, TableWriter, make_raw_writer
 from screen_analysis.cli.root import CliContext
@@ -82,41 +82,32 @@ def list_analyses(
         "after": after,
         # --all reads every page: ask for the next while this one is written.
         "prefetch": all_pages,
+        "max_items": max_items,
     }
 
-    walk: dict[str, Any] = {"following": following, "max_items": max_items}
-
-    async def run() -> None:
+    async def run() -> _Listing:
         async with ctx.make_client() as client:
             if fmt == "table":
                 table = TableWriter(sys.stdout)
-                seen = SeenIds()
-                listing = await _stream(
-                    client.iter_pages(**options), _model_items, seen.fresh, table.write, **walk
+                return await _stream(
+                    client.iter_pages(**options), _model_items, table.write, following
                 )
-            else:
-                writer = make_raw_writer(fmt, sys.stdout)
-                seen = SeenIds()
-                listing = await _stream(
-                    client.iter_raw_pages(**options),
-                    _raw_items,
-                    seen.fresh_raw,
-                    writer.write,
-                    **walk,
-                )
-                writer.close()
-        if fmt != "table":
-            return
-        if listing.written == 0:
-            click.echo("No analyses match.", err=True)
-        elif listing.next_cursor and (not following or max_items is not None):
-            total = f" of {format_count(listing.total)}" if isinstance(listing.total, int) else ""
-            shown = format_count(listing.written)
-            click.echo(
-                f"Showing {shown}{total}. Next page: --after {listing.next_cursor}", err=True
+            writer = make_raw_writer(fmt, sys.stdout)
+            listing = await _stream(
+                client.iter_raw_pages(**options), _raw_items, writer.write, following
             )
+            writer.close()
+            return listing
 
-    ctx.run(lambda: asyncio.run(run()))
+    listing = ctx.run(lambda: asyncio.run(run()))
+    if fmt != "table":
+        return
+    if listing.written == 0:
+        click.echo("No analyses match.", err=True)
+    elif listing.next_cursor and (not following or max_items is not None):
+        total = f" of {format_count(listing.total)}" if isinstance(listing.total, int) else ""
+        shown = format_count(listing.written)
+        click.echo(f"Showing {shown}{total}. Next page: --after {listing.next_cursor}", err=True)
 
 
 @dataclass
@@ -128,57 +119,38 @@ class _Listing:
     next_cursor: str | None = None
 
 
-class _Page(Protocol):
-    """What a listing reads of a page, model or raw."""
-
-    @property
-    def next_cursor(self) -> str | None:
-        """The cursor of the next page; None on the last."""
-
-    @property
-    def total(self) -> int | None:
-        """How many analyses match, across pages."""
-
-
-PageT = TypeVar("PageT", bound=_Page)
+PageT = TypeVar("PageT", AnalysisPage, RawPage)
 ItemT = TypeVar("ItemT")
 
 
 async def _stream(
-    pages: PageIterator[PageT],
+    walk: Walk[PageT],
     items_of: Callable[[PageT], Sequence[ItemT]],
-    fresh: Callable[[Sequence[ItemT]], list[ItemT]],
-    write: Callable[[list[ItemT]], None],
-    *,
+    write: Callable[[Sequence[ItemT]], None],
     following: bool,
-    max_items: int | None,
 ) -> _Listing:
-    """Write each page's `fresh` items (those not written before), up to `max_items`.
-
-    Only the first page unless `following`.
-    """
+    """Write each page of the walk (rows not written before, up to --max-items); only the
+    first page unless `following`. The walk is closed however this ends."""
     listing = _Listing()
-    try:
-        async for page in pages:
-            rows = fresh(items_of(page))
-            if max_items is not None:
-                rows = rows[: max_items - listing.written]
-            # In a thread, so the loop sends the prefetched request while this page is written.
-            await asyncio.to_thread(write, rows)
-            listing.written += len(rows)
-            listing.total, listing.next_cursor = page.total, page.next_cursor
-            if not following or (max_items is not None and listing.written >= max_items):
-                break
-    except BadRequestError as exc:
-        if pages.pages_fetched == 0:
-            raise  # the user's own arguments (or --after) were refused
-        raise CliError(
-            f"{exc}; the server refused the cursor it gave after {format_count(listing.written)} "
-            "analyses: run the command again to restart the listing from the top",
-            ExitCode.API,
-        ) from exc
-    finally:
-        await pages.aclose()
+    async with walk:
+        try:
+            async for page in walk:
+                rows = items_of(page)
+                # In a thread, so the loop sends the prefetched request while this is written.
+                await asyncio.to_thread(write, rows)
+                listing.written += len(rows)
+                listing.total, listing.next_cursor = page.total, page.next_cursor
+                if not following:
+                    break
+        except BadRequestError as exc:
+            if walk.pages_fetched == 0:
+                raise  # the user's own arguments (or --after) were refused
+            raise CliError(
+                f"{exc}; the server refused the cursor it gave after "
+                f"{format_count(listing.written)} "
+                "analyses: run the command again to restart the listing from the top",
+                ExitCode.API,
+            ) from exc
     return listing
 
 

@@ -1,8 +1,9 @@
 """`login`, `logout` and `auth status`: the API key in the OS keyring, checked with the server.
 
 Exit codes: 0 ok; 2 usage (no base URL, plain http to a remote host, no terminal to prompt
-on); 3 auth (key rejected, no key, or nowhere usable to store it); 5 network or API. The key
-is never a command-line argument and is never printed unmasked.
+on, a file that cannot be written: the config file or the key file, which `login` tries
+before it stores anything); 3 auth (key rejected, no key, or nowhere usable to store it);
+5 network or API. The key is never a command-line argument and is never printed unmasked.
 """
 
 from __future__ import annotations
@@ -40,14 +41,16 @@ from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.failures import run_reporting, warn
 from screen_analysis.cli.root import CliContext, exit_error, make_client
 from screen_analysis.config import (
+    ConfigError,
     Connection,
     Settings,
+    base_url_saved,
     load_settings,
-    save_config_values,
-    save_profile_values,
+    save_base_url,
     settings_for_profile,
 )
 from screen_analysis.secret import SecretStr
+from screen_analysis.user_files import check_writable
 
 if TYPE_CHECKING:
     from screen_analysis.api.client import ScreenAnalysisClient
@@ -209,16 +212,26 @@ def login(
                 keystore.check(url)  # before asking for a key there is nowhere to keep
             except KeyringUnavailableError as exc:
                 raise _keyring_error(exc) from None
+        saving = not base_url_saved(settings.config_path, url, settings.profile)
+        # Files that will be written are tried first: nothing is stored unless all can be.
+        if saving:
+            check_writable(settings.config_path)
+        if insecure_storage:
+            files.check_writable()
         api_key = _read_key(api_key_stdin)
         secrets.append(api_key.get_secret_value())
         check_key(with_network(Connection(url, api_key, key_source="session"), settings))
         where = _store(url, api_key, keystore, files, insecure=insecure_storage)
-        if settings.profile is not None:
-            save_profile_values(settings.config_path, settings.profile, base_url=url)
-            named = f" (profile {settings.profile})"
-        else:
-            save_config_values(settings.config_path, base_url=url)
-            named = ""
+        named = f" (profile {settings.profile})" if settings.profile is not None else ""
+        if saving:
+            try:
+                save_base_url(settings.config_path, url, settings.profile)
+            except (OSError, ConfigError) as exc:
+                raise CliError(
+                    f"the key was stored in {where}, but the base URL was not saved: {exc}; "
+                    f"pass --base-url {url} or set SCREEN_ANALYSIS_BASE_URL to use it",
+                    ExitCode.USAGE,
+                ) from exc
         click.echo(f"Logged in to {url}{named} with key {mask_key(api_key)}, stored in {where}.")
 
     _run(ctx, action, secrets)
@@ -239,8 +252,10 @@ def _store(
         return f"the keyring ({keystore.backend_name()})"
     except KeyringUnavailableError as exc:
         raise _keyring_error(exc) from None
-    except (InsecureFileError, OSError) as exc:
+    except InsecureFileError as exc:
         raise CliError(f"could not store the key: {exc}", ExitCode.AUTH) from None
+    except OSError as exc:
+        raise CliError(f"could not store the key: {exc}", ExitCode.USAGE) from None
 
 
 @click.command(short_help="Remove the stored API key for a server.")

@@ -1,4 +1,8 @@
-"""One place that turns any failure into one clear line on stderr and an exit code."""
+"""One place that turns any failure into one clear line on stderr and an exit code.
+
+The words are the one `problems.explain`'s (the detail, then the advice); the key is cut
+out by the one redactor (`secret.SecretRedactor`).
+"""
 
 from __future__ import annotations
 
@@ -10,12 +14,11 @@ from typing import NoReturn, TypeVar
 import click
 
 from screen_analysis.api import errors as api_errors
-from screen_analysis.api.describe import describe_error
-from screen_analysis.auth.masking import SecretRedactor
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.config import ConfigError
+from screen_analysis.problems import explain
 from screen_analysis.safe_text import clean, shorten_runs
-from screen_analysis.secret import SecretStr
+from screen_analysis.secret import SecretRedactor
 
 T = TypeVar("T")
 
@@ -60,14 +63,17 @@ def run_reporting(
 
 def _report(exc: BaseException, *, debug: bool, secrets: list[str]) -> NoReturn:
     code = exit_code_for(exc)
-    redactor = SecretRedactor(SecretStr(secret) for secret in secrets)
+    redactor = SecretRedactor(secrets)
     if debug:
         click.echo(redactor.format_exception(exc), err=True, nl=False)
-    message = shorten_runs(describe_error(exc, with_request=True))
-    if isinstance(exc, OSError) and exc.strerror:
-        message = exc.strerror + (f": {clean(str(exc.filename))}" if exc.filename else "")
-    if code is ExitCode.INTERNAL:
-        message = f"internal error: {type(exc).__name__}: {message} (run with --debug for details)"
+    if isinstance(exc, CliError):
+        message = clean(str(exc))
+    elif code is ExitCode.INTERNAL:
+        detail = explain(exc).detail
+        message = f"internal error: {detail} (run with --debug for details)"
+    else:
+        message = explain(exc).line()
+    message = shorten_runs(message)
     click.echo("Error: " + redactor.redact(message), err=True)
     raise SystemExit(code)
 

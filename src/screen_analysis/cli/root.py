@@ -298,8 +298,5 @@ def _raise(exc: Exception) -> Callable[[], None]:
 
 def main() -> None:
     """Console-script entry point."""
-    from screen_analysis.api import tls
-
-    tls.build_ahead()  # reading the CA bundle overlaps the imports that follow
     cli.main(prog_name="screen-analysis", standalone_mode=True)
     sys.exit(0)

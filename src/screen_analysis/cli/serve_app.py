@@ -1,7 +1,8 @@
 """textual-serve's server with `serve`'s guard in front and a page that loads only local files.
 
 textual-serve is an aiohttp application; this subclass adds the guard (token, Host and
-Origin: `serve_guard`) as a middleware on every route, renders its own copy of the page
+Origin: `serve_guard`) as a middleware on every route when the application starts (its
+public `on_startup`), renders its own copy of the page
 (fonts from textual-serve's static folder rather than an outside font host) with addresses
 built from the request's checked Host, and keeps request lines (which may carry the token)
 out of the log.
@@ -33,12 +34,6 @@ class GuardedServer(Server):
         )
         self.guard = guard
 
-    async def _make_app(self) -> web.Application:
-        app: web.Application = await super()._make_app()
-        app.middlewares.append(self.guard.middleware)
-        app.router.add_get("/fonts/symbols.ttf", self.handle_symbols_font)
-        return app
-
     async def handle_symbols_font(self, request: web.Request) -> web.FileResponse:
         """The symbols Roboto Mono lacks (●, ○, ◐, ▸, arrows, the header's ⭘)."""
         return web.FileResponse(SYMBOLS_FONT, headers={"Content-Type": "font/ttf"})
@@ -49,8 +44,12 @@ class GuardedServer(Server):
         logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
 
     async def on_startup(self, app: web.Application) -> None:
-        """Say nothing: the command prints the address to open (textual-serve's would lack
-        the token)."""
+        """Put the guard in front of every route and add the symbols font, before the
+        application is frozen (aiohttp freezes it once its start-up handlers have run).
+        Nothing is printed: the command prints the address to open (textual-serve's would
+        lack the token)."""
+        app.middlewares.append(self.guard.middleware)
+        app.router.add_get("/fonts/symbols.ttf", self.handle_symbols_font)
 
     @aiohttp_jinja2.template("app_index.html")
     async def handle_index(self, request: web.Request) -> dict[str, Any]:

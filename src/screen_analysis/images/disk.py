@@ -110,8 +110,9 @@ class DiskCache:
             "sha256": hashlib.sha256(data).hexdigest(),
         }
         text = json.dumps(record)
-        write_atomic(data_path, data)
-        write_atomic(record_path, text)
+        # A cache lost to a power cut is only fetched again: no fsync.
+        write_atomic(data_path, data, sync=False)
+        write_atomic(record_path, text, sync=False)
         if self._size is not None:
             self._size += len(data) + len(text)
         # Counting every file on each write would cost more than the write: count only at

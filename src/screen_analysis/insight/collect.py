@@ -1,6 +1,10 @@
 """Feed an `OverviewBuilder` (or any other page sink) from the API: every page of a listing,
-through the client's one cursor walker (`iter_pages`), the next page asked for while this
-one is added up."""
+through the client's one walk (`iter_pages`), the next page asked for while this one is
+added up.
+
+A row that moves across a page boundary while the pages are read is counted once: the walk
+remembers the ids of the last few pages only (`DEDUP_PAGES`), so memory stays flat over a
+listing of any length."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from screen_analysis.api.models import AnalysisItem
 from screen_analysis.insight.aggregates import Overview, OverviewBuilder
 
 PAGE_SIZE = 100  # the API's largest page: fewest requests
+DEDUP_PAGES = 4  # pages whose ids are remembered, to count a row that moved once
 
 
 class PageSink(Protocol):
@@ -39,14 +44,14 @@ async def fill(
 ) -> None:
     """Add every page of the listing to `builder`; a failure or a cancellation propagates
     and leaves `builder` with what it took in so far."""
-    pages = client.iter_pages(project_id, status, limit=page_size, prefetch=True)
-    try:
-        async for page in pages:
+    walk = client.iter_pages(
+        project_id, status, limit=page_size, prefetch=True, dedup_window=DEDUP_PAGES
+    )
+    async with walk:
+        async for page in walk:
             builder.add_page(page.items, page.total)
             if on_page is not None:
                 on_page(builder, page.total)
-    finally:
-        await pages.aclose()
 
 
 async def collect_overview(

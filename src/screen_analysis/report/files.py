@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
+
+from screen_analysis.user_files import write_atomic
 
 
 def write_report_file(path: Path, text: str, *, replace: bool) -> None:
-    """Write `text` to `path` through a temp file in the same folder.
+    """Write `text` to `path` through the one atomic writer (`user_files`).
 
-    Without `replace`, the file is linked into place only if nothing is there yet
+    Without `replace`, the file is put in place only if nothing is there yet
     (FileExistsError otherwise), so a file that appeared since the user was asked is kept.
+    Other failures are a `UserFileError` naming the file.
     """
-    handle, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        tmp.chmod(0o644)
-        if replace:
-            tmp.replace(path)
-        else:
-            os.link(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    write_atomic(path, text, exclusive=not replace)

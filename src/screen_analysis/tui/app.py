@@ -9,7 +9,6 @@ from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
-from textual.app import App
 from textual.await_complete import AwaitComplete
 from textual.binding import BindingType
 from textual.worker import Worker, WorkerState
@@ -27,7 +26,8 @@ from screen_analysis.config import (
 from screen_analysis.safe_text import clean
 from screen_analysis.state import RememberedProjects, server_key
 from screen_analysis.tui.app_keys import APP_KEYS, help_sections, remappable_ids
-from screen_analysis.tui.commands import MainCommands
+from screen_analysis.tui.commands import AppCommands
+from screen_analysis.tui.compat.textual import CrashReportWithoutLocals
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.graphics import Graphics, replay_typeahead
 from screen_analysis.tui.keys import check_keymap
@@ -73,7 +73,7 @@ def _previews(graphics: Graphics, cache: DiskCache | None, current: CurrentClien
     return ImagePreviews(graphics, pipeline, current.is_api_origin)
 
 
-class ScreenAnalysisApp(App[int]):
+class ScreenAnalysisApp(CrashReportWithoutLocals[int]):
     """Browse projects and analyses of a Screen Analysis Service.
 
     Built by the composition root with settings, the connection the one resolver found or
@@ -86,7 +86,7 @@ class ScreenAnalysisApp(App[int]):
 
     TITLE = "screen-analysis"
     CSS_PATH = "app.tcss"
-    COMMANDS: ClassVar = App.COMMANDS | {MainCommands}
+    COMMANDS: ClassVar = {AppCommands}  # ours only: no Maximize, Screenshot
     BINDINGS: ClassVar[list[BindingType]] = APP_KEYS
 
     def __init__(
@@ -127,20 +127,9 @@ class ScreenAnalysisApp(App[int]):
         if wanted not in self.available_themes:
             self._theme_note = f"The theme {wanted!r} is not available; using {DEFAULT_THEME}."
             wanted = DEFAULT_THEME
-        self._first_theme(wanted)
+        self.theme = wanted
         self.keymap, self._keymap_problems = check_keymap(settings.keymap, remappable_ids())
         self.set_keymap(self.keymap)
-
-    def _first_theme(self, name: str) -> None:
-        """Apply the theme the app starts with, as setting `theme` does, except for the
-        re-parse of every style rule that setting it schedules: nothing is styled yet."""
-        self.set_reactive(ScreenAnalysisApp.theme, name)
-        dark = self.current_theme.dark
-        self.set_class(True, f"-theme-{name}", update=False)
-        self.set_class(dark, "-dark-mode", update=False)
-        self.set_class(not dark, "-light-mode", update=False)
-        self._refresh_truecolor_filter(self.ansi_theme)
-        self.stylesheet.set_variables(self.get_css_variables())
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """The app's variables ($status-*, $score-*) derived from the current theme."""
@@ -396,20 +385,3 @@ class ScreenAnalysisApp(App[int]):
     async def action_quit(self) -> None:
         """Quit with exit code 0."""
         self.exit(0)
-
-    def _fatal_error(self) -> None:
-        """Exit after an unhandled exception with a traceback that shows no local variables.
-
-        Textual's own shows locals, and a frame's locals may hold the key in plain text (a
-        header being built). Overrides a private method: textual is pinned, and
-        tests/reliability/test_security.py checks the crash output.
-        """
-        import rich
-        from rich.segment import Segments
-        from rich.traceback import Traceback
-
-        self.bell()
-        traceback = Traceback(show_locals=False, width=None, suppress=[rich])
-        rendered = self.console.render(traceback, self.console.options)
-        self._exit_renderables.append(Segments(rendered))
-        self._close_messages_no_wait()

@@ -1,20 +1,31 @@
-"""The command palette (Ctrl+P): the main screen's bindings (remapped keys shown), the
-projects listed, and "Switch to NAME" for every other profile in the config."""
+"""The command palette (Ctrl+P): our commands only. The keys of the screen in front (from
+its bindings, remapped keys shown), the app's own ("Keys" opens the help, "Theme" the theme
+picker, "Quit"), "Switch to NAME" for every other profile in the config, and on the main
+screen the projects listed. Textual's developer entries (Maximize, Screenshot) are not
+offered."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
+from textual.screen import Screen
 
 from screen_analysis.safe_text import clean
-from screen_analysis.tui.keys import KeyHelp, key_help
+from screen_analysis.tui.app_keys import APP_KEYS
+from screen_analysis.tui.keys import KeyHelp, declared_bindings, key_help
 from screen_analysis.tui.screens.main import MainScreen
 
+OURS = "screen_analysis."
 SWITCH_HELP = "Profile: checked before switching"
+THEME_HELP = "Choose a theme with a live preview (kept in the config file)"
+APP_TITLES = {"help": "Keys", "quit": "Quit"}
+"""The app's bindings in the palette, by id, with the palette's title for each."""
+
+Choice = tuple[str, Callable[[], object], str]
 
 
 def palette_help(key: KeyHelp) -> str:
@@ -31,39 +42,41 @@ def highlight(matcher: Matcher, text: str) -> Content:
     return content
 
 
-class MainCommands(Provider):
-    """Actions of the main screen and "Show project: …" for each project listed."""
+def screen_choices(screen: Screen[object], keymap: Mapping[str, str]) -> list[Choice]:
+    """One entry per binding (with a description) of the screen in front."""
+    return [
+        (key.description, partial(screen.run_action, key.action), palette_help(key))
+        for key in key_help(declared_bindings(screen, package=OURS), keymap)
+    ]
+
+
+class AppCommands(Provider):
+    """Every entry of the palette."""
 
     _targets: tuple[str, ...] = ()
 
     async def startup(self) -> None:
         """Read the profiles one can switch to once, as the palette opens (off the loop)."""
         switch = getattr(self.app, "profile_switch", None)
-        if switch is not None and isinstance(self.screen, MainScreen):
+        if switch is not None:
             self._targets = await asyncio.to_thread(switch.targets)
 
-    def _choices(self) -> list[tuple[str, Callable[[], object], str]]:
-        screen = self.screen
-        if not isinstance(screen, MainScreen):
-            return []
-        keymap = getattr(self.app, "keymap", {})
-        choices: list[tuple[str, Callable[[], object], str]] = [
-            (key.description, partial(screen.run_action, key.action), palette_help(key))
-            for key in key_help(type(screen).BINDINGS, keymap)
-        ]
-        switch = getattr(self.app, "profile_switch", None)
+    def _choices(self) -> list[Choice]:
+        screen, app = self.screen, self.app
+        keymap: Mapping[str, str] = getattr(app, "keymap", {})
+        choices = screen_choices(screen, keymap)
+        for key in key_help(APP_KEYS, keymap):
+            title = APP_TITLES.get(key.binding_id, key.description)
+            choices.append((title, partial(app.run_action, key.action), palette_help(key)))
+        choices.append(("Theme", partial(app.run_action, "change_theme"), THEME_HELP))
+        switch = getattr(app, "profile_switch", None)
         if switch is not None:
             choices += [
                 (f"Switch to {clean(name)}", partial(switch.switch, name), SWITCH_HELP)
                 for name in self._targets
             ]
-        choices.append(("Show all projects", partial(screen.choose_project, None), "All projects"))
-        for project_id in screen.sidebar.project_ids:
-            known = screen.sidebar.entry(project_id)
-            name = clean(known.project.name) if known and known.project else clean(project_id)
-            choices.append(
-                ("Show project: " + name, partial(screen.choose_project, project_id), "Project")
-            )
+        if isinstance(screen, MainScreen):
+            choices += project_choices(screen)
         return choices
 
     async def discover(self) -> Hits:
@@ -78,3 +91,17 @@ class MainCommands(Provider):
             score = matcher.match(title)
             if score > 0:
                 yield Hit(score, highlight(matcher, title), callback, text=title, help=help_text)
+
+
+def project_choices(screen: MainScreen) -> list[Choice]:
+    """ "Show all projects" and "Show project: NAME" for each project listed."""
+    choices: list[Choice] = [
+        ("Show all projects", partial(screen.choose_project, None), "All projects")
+    ]
+    for project_id in screen.sidebar.project_ids:
+        known = screen.sidebar.entry(project_id)
+        name = clean(known.project.name) if known and known.project else clean(project_id)
+        choices.append(
+            ("Show project: " + name, partial(screen.choose_project, project_id), "Project")
+        )
+    return choices

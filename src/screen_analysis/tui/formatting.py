@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from rich.cells import cell_len
+
 from screen_analysis.api.models import AnalysisStatus
 from screen_analysis.numbers import DASH as DASH
 from screen_analysis.numbers import format_score as format_score
@@ -111,3 +113,27 @@ def local_time(when: datetime | None) -> str:
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     return when.astimezone().strftime("%Y-%m-%d %H:%M %Z").strip()
+
+
+def middle_ellipsis(text: str, cells: int) -> str:
+    """`text` in at most `cells` cells: a long token (an id, an address) keeps its start
+    and its end, the middle cut with `…`, so it is never wrapped mid-token."""
+    if cell_len(text) <= cells:
+        return text
+    if cells <= 1:
+        return "…"[:cells]
+    keep = cells - 1
+    head_cells = (keep + 1) // 2
+    head, used = "", 0
+    for char in text:
+        if used + cell_len(char) > head_cells:
+            break
+        head += char
+        used += cell_len(char)
+    tail, used_tail = "", 0
+    for char in reversed(text):
+        if used + used_tail + cell_len(char) > keep:
+            break
+        tail = char + tail
+        used_tail += cell_len(char)
+    return head + "…" + tail

@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast, get_args
 
 if TYPE_CHECKING:
     from textual.app import App
-    from textual_image.widget._base import Image as ImageWidget
+    from textual_image.widget import HalfcellImage, SixelImage, TGPImage
+
+    ImageWidget = TGPImage | SixelImage | HalfcellImage
 
 ImageMode = Literal["auto", "kitty", "sixel", "halfcell", "off"]
 IMAGE_MODES: tuple[str, ...] = get_args(ImageMode)
@@ -201,33 +203,24 @@ def parse_answer(text: str) -> TerminalAnswer:
     )
 
 
-class _NotATerminal:
-    """Stands in for stdout while textual-image is imported, so it asks the terminal nothing."""
-
-    def isatty(self) -> bool:
-        return False
-
-
 def renderer_class(graphics: Graphics) -> type[ImageWidget]:
     """textual-image's widget for the mode (imported without it querying the terminal)."""
-    from textual_image import _terminal
+    from screen_analysis.tui.compat.textual_image import (
+        image_widgets,
+        send_kitty_commands_through,
+    )
 
-    # The cell size decided here, so textual-image never asks for it.
-    _terminal.get_cell_size._result = _terminal.CellSize(*graphics.cell_size)  # type: ignore[attr-defined]
-    real = sys.__stdout__
-    setattr(sys, "__stdout__", _NotATerminal())  # noqa: B010 - a Final name to mypy
-    try:
-        from textual_image.widget import HalfcellImage, SixelImage, TGPImage
-    finally:
-        setattr(sys, "__stdout__", real)  # noqa: B010
+    widgets = image_widgets(graphics.cell_size)
     if graphics.mode == "kitty" and os.environ.get("TMUX"):
-        _wrap_kitty_for_tmux()
+        # Inside tmux, kitty graphics commands go through passthrough; the Unicode
+        # placeholders that place the image are ordinary text that tmux draws.
+        send_kitty_commands_through(tmux_passthrough)
     classes: dict[str, type[ImageWidget]] = {
-        "kitty": TGPImage,
-        "sixel": SixelImage,
-        "halfcell": HalfcellImage,
+        "kitty": widgets.kitty,
+        "sixel": widgets.sixel,
+        "halfcell": widgets.halfcell,
     }
-    return classes.get(graphics.mode, HalfcellImage)
+    return classes.get(graphics.mode, widgets.halfcell)
 
 
 def tmux_passthrough(sequence: str) -> str:
@@ -235,28 +228,11 @@ def tmux_passthrough(sequence: str) -> str:
     return "\x1bPtmux;" + sequence.replace("\x1b", "\x1b\x1b") + "\x1b\\"
 
 
-def _wrap_kitty_for_tmux() -> None:
-    """Inside tmux, send textual-image's kitty graphics commands through passthrough; its
-    Unicode placeholders are ordinary text that tmux draws, so placement survives."""
-    from textual_image.renderable import tgp
-
-    def send(*, payload: str | None = None, **controls: int | str | None) -> None:
-        stdout = sys.__stdout__
-        if stdout is None:
-            return
-        keys = ",".join(f"{key}={value}" for key, value in controls.items() if value is not None)
-        body = f";{payload}" if payload else ""
-        stdout.write(tmux_passthrough(f"\x1b_G{keys}{body}\x1b\\"))
-        stdout.flush()
-
-    tgp._send_tgp_message = send
-
-
 def replay_typeahead(app: App[Any], typeahead: str) -> None:
     """Deliver keys typed while the terminal was asked, as if typed now."""
     if not typeahead:
         return
-    from textual._xterm_parser import XTermParser
+    from screen_analysis.tui.compat.textual import terminal_input_events
 
-    for message in XTermParser().feed(typeahead):
+    for message in terminal_input_events(typeahead):
         app.post_message(message)

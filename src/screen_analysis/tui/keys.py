@@ -12,7 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from textual.binding import Binding, BindingsMap, BindingType
-from textual.keys import Keys, _character_to_key, format_key, key_to_character
+from textual.dom import DOMNode
+from textual.keys import Keys, format_key, key_to_character
 
 MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
 _NAMED_KEYS = frozenset(key.value for key in Keys)
@@ -45,7 +46,13 @@ def is_key_name(key: str) -> bool:
 def normalise_keys(keys: str) -> str:
     """A comma-separated key list in Textual's long form ("?" → "question_mark")."""
     parts = [part.strip() for part in keys.split(",")]
-    return ",".join(_character_to_key(p) if len(p) == 1 else p.lower() for p in parts)
+    return ",".join(_long_form(p) if len(p) == 1 else p.lower() for p in parts)
+
+
+def _long_form(character: str) -> str:
+    """The name Textual binds a one-character key by, as its BINDINGS would ("?" → …)."""
+    (binding,) = Binding.make_bindings([Binding(character, "")])
+    return binding.key
 
 
 def check_keymap(
@@ -82,22 +89,49 @@ def binding_ids(*scopes: Sequence[BindingType]) -> set[str]:
 
 
 def key_help(bindings: Sequence[BindingType], keymap: Mapping[str, str]) -> list[KeyHelp]:
-    """The bindings of one scope with the keymap applied, one entry per binding id (or
-    action), keys joined in order; bindings without a description are left out."""
+    """The bindings of one scope with the keymap applied: one entry per binding id (or
+    action) in the order they are declared, whatever keys they have now, keys joined in
+    order; bindings without a description are left out."""
     remapped = BindingsMap(bindings)
     remapped.apply_keymap(dict(keymap))
-    entries: dict[str, KeyHelp] = {}
+    keys: dict[str, list[str]] = {}
     for key, found in remapped.key_to_bindings.items():
         for binding in found:
-            if not binding.description:
-                continue
-            name = binding.id or binding.action
             shown = binding.key_display or format_key(key)
-            old = entries.get(name)
-            if old is not None and shown in old.keys.split(" "):
-                continue
-            keys = f"{old.keys} {shown}" if old else shown
+            names = keys.setdefault(binding_name(binding), [])
+            if shown not in names:
+                names.append(shown)
+    entries: dict[str, KeyHelp] = {}
+    for binding in Binding.make_bindings(bindings):
+        name = binding_name(binding)
+        if binding.description and name not in entries and name in keys:
             entries[name] = KeyHelp(
-                name, binding.action, keys, binding.description, binding.tooltip
+                name, binding.action, " ".join(keys[name]), binding.description, binding.tooltip
             )
     return list(entries.values())
+
+
+def binding_name(binding: Binding) -> str:
+    """What names a binding in help, the key bar and the palette: its id, else its action."""
+    return binding.id or binding.action
+
+
+def declared_order(bindings: Sequence[BindingType]) -> dict[str, int]:
+    """Each binding's place in `bindings` by `binding_name`: a remapped key moves to the end
+    of Textual's key map, and lists built from it are put back in this order."""
+    order: dict[str, int] = {}
+    for binding in Binding.make_bindings(bindings):
+        order.setdefault(binding_name(binding), len(order))
+    return order
+
+
+def declared_bindings(node: DOMNode, *, package: str = "") -> list[BindingType]:
+    """The BINDINGS the node's class and its bases declare, bases first (as Textual merges
+    them); with `package`, only those of classes in it (not Textual's own, such as a
+    screen's Tab and Shift+Tab)."""
+    return [
+        binding
+        for cls in reversed(type(node).__mro__)
+        if cls.__module__.startswith(package)
+        for binding in vars(cls).get("BINDINGS", ())
+    ]

@@ -11,19 +11,13 @@ import dataclasses
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from screen_analysis.api.describe import describe_error
 from screen_analysis.auth.connection import with_network
 from screen_analysis.auth.errors import KeyringUnavailableError
-from screen_analysis.auth.key_check import ClientFactory, KeyCheckError, KeyProblem, check_key
-from screen_analysis.auth.network import network_problem
-from screen_analysis.config import (
-    ConfigError,
-    Connection,
-    Settings,
-    save_config_values,
-    save_profile_values,
-)
+from screen_analysis.auth.key_check import ClientFactory, KeyCheckError, check_key
+from screen_analysis.config import ConfigError, Connection, Settings, save_base_url
+from screen_analysis.problems import explain
 from screen_analysis.safe_text import clean
+from screen_analysis.secret import SecretStr, redact
 
 SaveKey = Callable[[Connection], Awaitable[None]]
 """Stores a checked key for its base URL; raises KeyringUnavailableError when it cannot."""
@@ -75,8 +69,7 @@ class SignIn:
         try:
             await check_key(connection, self._make_client)
         except KeyCheckError as exc:
-            named = network_problem(exc.error, connection)
-            raise SignInError(named or _advice(exc, connection)) from None
+            raise SignInError(failure_words(exc.error, connection.api_key, connection)) from None
 
     async def store(self, connection: Connection) -> tuple[Connection, str]:
         """Keep a checked key: the connection to go on with, and a note when the key could
@@ -85,7 +78,9 @@ class SignIn:
         notes: list[str] = []
         if self._config_path is not None:
             try:
-                await asyncio.to_thread(self._save_base_url, self._config_path, connection)
+                await asyncio.to_thread(
+                    save_base_url, self._config_path, connection.base_url, connection.profile
+                )
             except (OSError, ConfigError) as exc:
                 notes.append("The base URL was not saved as the default: " + clean(str(exc)) + ".")
         if self._save_key is not None:
@@ -97,39 +92,11 @@ class SignIn:
                 connection = dataclasses.replace(connection, key_source="keyring")
         return connection, " ".join(notes)
 
-    def _save_base_url(self, path: Path, connection: Connection) -> None:
-        """The base URL as the default, or as the profile's when signing in to one."""
-        if connection.profile is not None:
-            save_profile_values(path, connection.profile, base_url=connection.base_url)
-        else:
-            save_config_values(path, base_url=connection.base_url)
 
-
-def _advice(failure: KeyCheckError, connection: Connection) -> str:
-    """What went wrong with the check, and what to do, in words for the form."""
-    detail = _detail(failure.error, connection)
-    where = clean(connection.base_url)
-    match failure.problem:
-        case KeyProblem.REFUSED:
-            return (
-                f"The server refused this key ({detail}). "
-                "Check it and try again; nothing was stored."
-            )
-        case KeyProblem.TIMED_OUT:
-            return f"The server at {where} did not answer in time ({detail}). Try again."
-        case KeyProblem.UNREACHABLE:
-            return (
-                f"Cannot reach the server at {where} ({detail}). "
-                "Is it running, and is the address right?"
-            )
-        case KeyProblem.INVALID:
-            return detail
-        case _:
-            return f"The key could not be checked: {detail}. Try again."
-
-
-def _detail(error: BaseException, connection: Connection) -> str:
-    """The error in a line, cleaned, with the key taken out should a server echo it."""
-    text = describe_error(error, with_request=True)
-    secret = connection.api_key.get_secret_value()
-    return text.replace(secret, "[redacted]") if len(secret) >= 4 else text
+def failure_words(
+    error: BaseException, api_key: SecretStr | str, connection: Connection | None = None
+) -> str:
+    """A sign-in failure as the line under the form: explained by the one `explain` (for
+    the key just typed), with that key cut out should anything echo it."""
+    problem = explain(error, connection=connection, signing_in=True)
+    return redact(problem.sentence(), [api_key])

@@ -5,6 +5,7 @@ the shipped ones), so start-up does not pay for building the model.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any, Final
 
@@ -28,6 +29,8 @@ _COLOUR_FIELDS: Final = (
     "panel",
     "boost",
 )
+# Textual 8.2.5 added `Theme.ansi` (the terminal's own colours); before it, a theme has none.
+_THEME_FIELDS: Final = frozenset(field.name for field in dataclasses.fields(Theme))
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 _VARIABLE_NAME = re.compile(r"[a-z][a-z0-9-]{0,63}")
 _PERCENT = re.compile(r"\d{1,3}(\.\d+)?%")
@@ -93,6 +96,13 @@ class ThemeFile(BaseModel):
             )
         return value
 
+    @field_validator("ansi")
+    @classmethod
+    def _check_ansi(cls, value: bool) -> bool:
+        if value and "ansi" not in _THEME_FIELDS:
+            raise ValueError("needs Textual 8.2.5 or later")
+        return value
+
     @field_validator(*_COLOUR_FIELDS)
     @classmethod
     def _check_colour(cls, value: str | None) -> str | None:
@@ -121,7 +131,8 @@ class ThemeFile(BaseModel):
 
     def to_theme(self) -> Theme:
         """The Textual theme this file describes."""
-        return Theme(**self.model_dump())
+        values = self.model_dump()
+        return Theme(**{name: value for name, value in values.items() if name in _THEME_FIELDS})
 
 
 def check_theme_table(table: dict[str, Any]) -> Theme:

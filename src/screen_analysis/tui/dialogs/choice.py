@@ -7,16 +7,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar
 
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from screen_analysis.safe_text import clean
+from screen_analysis.tui.dialogs.dialog_keys import CHOICE_KEYS
 from screen_analysis.tui.dialogs.frame import DialogFrame
 
 
@@ -32,9 +35,7 @@ class Choice:
 class ChoiceDialog(ModalScreen[str | None]):
     """Dismissed with the chosen answer's value, or None (Esc)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="choice-cancel")
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = CHOICE_KEYS
 
     DEFAULT_CSS = """
     ChoiceDialog {
@@ -79,3 +80,12 @@ class ChoiceDialog(ModalScreen[str | None]):
     def action_cancel(self) -> None:
         """No answer."""
         self.dismiss(None)
+
+
+def replace_question(path: Path) -> ChoiceDialog:
+    """The one question before a file is replaced: dismissed with "replace" or "keep" (or
+    None: Esc, which keeps it too)."""
+    return ChoiceDialog(
+        f"{clean(str(path))} exists. Replace it?",
+        [Choice("y", "replace", "Replace it"), Choice("n", "keep", "Keep it")],
+    )

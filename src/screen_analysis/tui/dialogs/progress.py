@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.screen import ModalScreen
 from textual.widgets import ProgressBar, Static
 
+from screen_analysis.tui.dialogs.dialog_keys import PROGRESS_KEYS
 from screen_analysis.tui.dialogs.frame import DialogFrame
 
 
@@ -16,9 +17,7 @@ class ProgressDialog(ModalScreen[bool | None]):
     """Dismissed with True by `finish()` when the work is done, None when Esc cancels it
     (the caller cancels the work in the callback)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="progress-cancel")
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = PROGRESS_KEYS
 
     DEFAULT_CSS = """
     ProgressDialog { align: center middle; & ProgressBar { margin: 1 0; } }

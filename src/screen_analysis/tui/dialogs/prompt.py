@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from screen_analysis.tui.dialogs.dialog_keys import PROMPT_KEYS
 from screen_analysis.tui.dialogs.frame import DialogFrame
 
 
@@ -42,14 +43,18 @@ EXPORT = Prompt(
     "A .csv or .jsonl file (relative: the current directory). Enter goes on, Esc cancels.",
     title="Export the view to",
 )
+REPORT = Prompt(
+    "export-path",
+    "screen-analysis-report.html",
+    "A .md name writes Markdown, anything else HTML. Enter writes, Esc cancels.",
+    title="Export the report to",
+)
 
 
 class PromptDialog(ModalScreen[str | None]):
     """Dismissed with the text typed (stripped), or None when cancelled or left empty."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="prompt-cancel")
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = PROMPT_KEYS
 
     DEFAULT_CSS = """
     PromptDialog {

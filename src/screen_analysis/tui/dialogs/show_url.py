@@ -5,22 +5,20 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from screen_analysis.safe_text import clean
+from screen_analysis.tui.dialogs.dialog_keys import URL_KEYS
 from screen_analysis.tui.dialogs.frame import DialogFrame
 
 
 class ShowUrlDialog(ModalScreen[bool]):
     """The image address, literally; dismissed with True when the user asked to copy it."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,c", "copy", "Copy", id="url-copy"),
-        Binding("escape,q,enter", "close", "Close", id="url-close"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = URL_KEYS
 
     DEFAULT_CSS = """
     ShowUrlDialog {

@@ -114,9 +114,10 @@ class CompareScreen(Screen[None]):
         result = self.comparison
         for key, item in (("a", result.a), ("b", result.b)):
             title = f"{key.upper()} · {clean(item.label) or DASH}"
+            # Each part on a line of its own: a wrapped line never ends in a separator.
             meta = (
                 f"{status_glyph(item.status)} {status_word(item.status)} · "
-                f"{local_time(item.created_at)} · {clean(item.id)}"
+                f"{local_time(item.created_at)}\n{clean(item.id)}"
             )
             self.query_one(f"#title-{key}", Static).update(Content(title))
             self.query_one(f"#meta-{key}", Static).update(Content(meta))

@@ -1,19 +1,13 @@
-"""The help screen: every key, grouped, built from the bindings (remapped keys included).
-
-A description longer than the line wraps under itself, never back under the keys.
-"""
+"""The help screen: every key, grouped, built from the bindings (remapped keys included)."""
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import VerticalScroll
-from textual.content import Content
-from textual.geometry import Size
+from textual.containers import Container, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -28,50 +22,18 @@ NAVIGATION: tuple[tuple[str, str], ...] = (
 HelpSection = tuple[str, Sequence[KeyHelp]]
 
 
-KEYS_WIDTH = 18  # two spaces, the keys, room after them
-
-
-def help_text(sections: Sequence[HelpSection], width: int = 70) -> Content:
-    """The key table as content `width` cells wide (no markup: keys contain bracket-like
-    symbols); a long description wraps under itself."""
-    room = max(10, width - KEYS_WIDTH)
-
-    def row(keys: str, what: str) -> list[Content]:
-        lines = textwrap.wrap(what, room) or [""]
-        first = Content.assemble((f"  {keys:<{KEYS_WIDTH - 3}} ", "bold"), lines[0])
-        return [first, *(Content(" " * KEYS_WIDTH + line) for line in lines[1:])]
-
-    parts: list[Content] = []
-    for title, rows in sections:
-        parts.append(Content.styled(title, "bold underline"))
-        for item in rows:
-            parts.extend(row(item.keys, item.tooltip or item.description))
-        parts.append(Content(""))
-    parts.append(Content.styled("Move around", "bold underline"))
-    for keys, what in NAVIGATION:
-        parts.extend(row(keys, what))
-    return Content("\n").join(parts)
-
-
-class HelpTable(Static):
-    """The key table, wrapped to the width it is given."""
-
-    def __init__(self, sections: Sequence[HelpSection]) -> None:
-        """Show `sections`."""
-        super().__init__(markup=False)
-        self.sections = sections
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        """As many lines as the table takes at `width`."""
-        return len(help_text(self.sections, width).split("\n"))
-
-    def render(self) -> Content:
-        """The table at the current width."""
-        return help_text(self.sections, self.size.width or 70)
+def help_rows(sections: Sequence[HelpSection]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Each section's title and its (keys, what they do) rows, moving around last."""
+    rows = [
+        (title, [(row.keys, row.tooltip or row.description) for row in entries])
+        for title, entries in sections
+    ]
+    return [*rows, ("Move around", list(NAVIGATION))]
 
 
 class HelpScreen(ModalScreen[None]):
-    """Keys and what they do; any of Esc, q, ? or F1 closes it."""
+    """Keys and what they do; its own (`help-close`: Esc, q, ? or F1) close it and are
+    listed last, as remapped."""
 
     BINDINGS: ClassVar[list[BindingType]] = HELP_KEYS
 
@@ -88,7 +50,17 @@ class HelpScreen(ModalScreen[None]):
             padding: 0 1;
         }
         & #help-title { text-style: bold; color: $primary; margin-bottom: 1; }
-        & #help-footer { color: $foreground-muted; }
+        & .help-section { text-style: bold underline; }
+        /* keys in one column, what they do in the other: a long line wraps in its own */
+        & .help-keys {
+            layout: grid;
+            grid-size: 2;
+            grid-columns: 18 1fr;
+            grid-rows: auto;
+            height: auto;
+            margin-bottom: 1;
+        }
+        & .help-key { text-style: bold; padding-left: 2; }
     }
     """
 
@@ -97,12 +69,21 @@ class HelpScreen(ModalScreen[None]):
         super().__init__()
         self.sections = sections
 
+    def shown(self) -> list[tuple[str, str]]:
+        """The rows as shown: (keys, what they do), for tests and copying."""
+        cells = [str(cell.render()) for cell in self.query(".help-keys > Static").results(Static)]
+        return list(zip(cells[::2], cells[1::2], strict=True))
+
     def compose(self) -> ComposeResult:
-        """Title, keys, how to close."""
+        """Title, then each section's keys."""
         with VerticalScroll():
             yield Static("screen-analysis — keys", id="help-title", markup=False)
-            yield HelpTable(self.sections)
-            yield Static("Esc, q, ? or F1 closes this help.", id="help-footer", markup=False)
+            for title, rows in help_rows(self.sections):
+                yield Static(title, classes="help-section", markup=False)
+                with Container(classes="help-keys"):
+                    for keys, what in rows:
+                        yield Static(keys, classes="help-key", markup=False)
+                        yield Static(what, classes="help-what", markup=False)
 
     async def action_dismiss(self, result: None = None) -> None:
         """Close the help."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
@@ -14,6 +14,7 @@ from textual.widgets import Static
 from screen_analysis.api.models import Analysis
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import DASH, format_score, status_glyph, status_word
+from screen_analysis.tui.screens.screen_keys import IMAGE_VIEW_KEYS
 from screen_analysis.tui.widgets import detail_text
 from screen_analysis.tui.widgets.analysis_detail import DetailText
 from screen_analysis.tui.widgets.key_bar import KeyBar
@@ -23,10 +24,7 @@ from screen_analysis.tui.widgets.screen_image import ImagePreviews, ScreenImage
 class ImageView(Screen[None]):
     """The image full screen, with the label, the overall score and the breakdown."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back", id="image-view.back"),
-        Binding("i", "back", "Back", show=False, id="image-view.close"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = IMAGE_VIEW_KEYS
 
     DEFAULT_CSS = """
     ImageView {

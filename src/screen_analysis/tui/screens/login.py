@@ -11,7 +11,7 @@ from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
@@ -20,6 +20,7 @@ from textual.widgets import Button, Input, Static
 
 from screen_analysis.auth.errors import ENV_VAR
 from screen_analysis.config import Connection
+from screen_analysis.tui.screens.screen_keys import LOGIN_KEYS
 from screen_analysis.tui.sign_in import SignIn
 from screen_analysis.tui.widgets.key_bar import KeyBar
 from screen_analysis.tui.widgets.sign_in_form import SignInForm
@@ -32,10 +33,7 @@ SKIP_HINT = f"To skip this screen, set {ENV_VAR} or run `screen-analysis login` 
 class LoginScreen(ModalScreen[Connection | None]):
     """Dismissed with the accepted connection, or None when cancelled (mid-session only)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="login-cancel"),
-        Binding("ctrl+q", "app.quit", "Quit", id="login-quit"),  # q goes to the fields here
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = LOGIN_KEYS
 
     DEFAULT_CSS = """
     LoginScreen {

@@ -14,14 +14,12 @@ import asyncio
 import time
 from collections.abc import Callable, MutableMapping
 from datetime import datetime
-from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
@@ -33,9 +31,10 @@ from screen_analysis.api.errors import ScreenAnalysisError
 from screen_analysis.insight.aggregates import Overview, OverviewBuilder
 from screen_analysis.insight.collect import fill
 from screen_analysis.safe_text import clean
+from screen_analysis.tui.dialogs.choice import replace_question
+from screen_analysis.tui.dialogs.prompt import REPORT, PromptDialog
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.screens import overview_charts as view
-from screen_analysis.tui.screens.export_dialogs import ExportPathDialog, ReplaceFileDialog
 from screen_analysis.tui.screens.screen_keys import OVERVIEW_KEYS
 from screen_analysis.tui.widgets.app_header import AppHeader
 from screen_analysis.tui.widgets.bar_rows import BarRows
@@ -49,35 +48,9 @@ KeptOverviews = MutableMapping[str | None, Overview]
 """Overviews already read, by project id (None: all projects), kept until refreshed."""
 
 
-class OverviewCommands(Provider):
-    """Palette entries of the overview: export and refresh."""
-
-    def _choices(self) -> list[tuple[str, Callable[[], object], str]]:
-        screen = self.screen
-        if not isinstance(screen, OverviewScreen):
-            return []
-        return [
-            ("Export report…", partial(screen.run_action, "export"), "Write this overview (e)"),
-            ("Refresh overview", partial(screen.run_action, "reload"), "Read every page again (r)"),
-        ]
-
-    async def discover(self) -> Hits:
-        """Both entries before anything is typed."""
-        for title, callback, help_text in self._choices():
-            yield DiscoveryHit(Content(title), callback, text=title, help=help_text)
-
-    async def search(self, query: str) -> Hits:
-        """Entries matching `query`."""
-        matcher = self.matcher(query)
-        for title, callback, help_text in self._choices():
-            if (score := matcher.match(title)) > 0:
-                yield Hit(score, matcher.highlight(title), callback, text=title, help=help_text)
-
-
 class OverviewScreen(Screen[None]):
     """The overview of one project (or all), read page by page in a named worker."""
 
-    COMMANDS: ClassVar = {OverviewCommands}
     BINDINGS: ClassVar[list[BindingType]] = OVERVIEW_KEYS
 
     DEFAULT_CSS = """
@@ -290,20 +263,21 @@ class OverviewScreen(Screen[None]):
         folder = self._report_dir or Path.cwd()
         suggested = folder / "screen-analysis-report.html"
 
-        def chosen(path: Path | None) -> None:
-            if path is None:
+        def chosen(text: str | None) -> None:
+            if not text:
                 return
+            path = Path(text).expanduser()
             if path.exists():
 
-                def answered(replace: bool | None) -> None:
-                    if replace:
+                def answered(replace: str | None) -> None:
+                    if replace == "replace":
                         self._export(path, overview, True)
 
-                self.app.push_screen(ReplaceFileDialog(path), answered)
+                self.app.push_screen(replace_question(path), answered)
             else:
                 self._export(path, overview, False)
 
-        self.app.push_screen(ExportPathDialog(suggested), chosen)
+        self.app.push_screen(PromptDialog(REPORT, str(suggested)), chosen)
 
     @work(group="export", exit_on_error=False)
     async def _export(self, path: Path, overview: Overview, replace: bool) -> None:

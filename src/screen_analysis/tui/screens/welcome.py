@@ -9,12 +9,13 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Input, Static
 
+from screen_analysis.tui.screens.screen_keys import WELCOME_KEYS
 from screen_analysis.tui.sign_in import SignIn
 from screen_analysis.tui.widgets.key_bar import KeyBar
 from screen_analysis.tui.widgets.sign_in_form import SignInForm
@@ -32,9 +33,7 @@ ENV_HINT = (
 class WelcomeScreen(Screen[None]):
     """Posts `DemoRequested`; the form's `SignInForm.Accepted` reaches the app."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+d", "demo", "Try the demo", id="welcome-demo"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = WELCOME_KEYS
 
     DEFAULT_CSS = """
     WelcomeScreen {

@@ -18,6 +18,7 @@ from screen_analysis.tui.formatting import (
     DASH,
     format_score,
     local_time,
+    middle_ellipsis,
     status_class,
     status_glyph,
     status_word,
@@ -72,15 +73,18 @@ def status_text(item: Analysis) -> str:
     return f"{status} · not scored yet" if waiting else f"{status} · no score"
 
 
-def head(item: AnalysisItem | None) -> Content:
-    """Label and status, or why there is nothing to show."""
+def head(item: AnalysisItem | None, *, with_label: bool = True) -> Content:
+    """Label and status (the status alone without `with_label`: the pane's title shows
+    the label), or why there is nothing to show."""
     if not isinstance(item, Analysis):
         message = "No analysis selected."
         if item is not None:
             message = "This row could not be read: " + clean(item.reason)
         return Content.styled(message, f"italic {MUTED}")
-    label = Content.styled(clean(item.label) or "(no label)", "bold $foreground")
     status = Content.styled(status_text(item), f"$status-{status_class(item.status)}")
+    if not with_label:
+        return status
+    label = Content.styled(clean(item.label) or "(no label)", "bold $foreground")
     return Content.assemble(label, NL, status)
 
 
@@ -128,25 +132,43 @@ def criteria_lines(
         )
 
 
-def body(
+def scores(item: AnalysisItem | None, known: KnownProject | None, width: int) -> Content:
+    """The score per criterion (bars sized to `width`), when the analysis has scores."""
+    if not isinstance(item, Analysis):
+        return Content("")
+    if item.breakdown is None and item.known_status is not AnalysisStatus.COMPLETED:
+        return Content("")
+    return _join(_scores(item, known, width))
+
+
+def rest(
     item: AnalysisItem | None, known: KnownProject | None, image_address: str, width: int
 ) -> Content:
-    """Scores, feedback, error and details, in sections; `width` sizes the bars."""
+    """Feedback, error and details, in sections; long values fit `width` (cut in the
+    middle, never wrapped mid-token)."""
     if not isinstance(item, Analysis):
         if item is None or item.id is None:
             return Content("")
         return _join([*_section("Details"), Content("ID  " + clean(item.id))])
     lines: list[Content] = []
-    if item.breakdown is not None or item.known_status is AnalysisStatus.COMPLETED:
-        lines += _scores(item, known, width)
     feedback = [clean(line) for line in item.feedback or [] if clean(line)]
     if feedback:
         lines += [*_section("Feedback"), *(Content(f"• {line}") for line in feedback)]
     if item.error_message:
         error = clean(item.error_message, single_line=False)
         lines += [*_section("Error"), Content.styled(error, "$status-failed")]
-    lines += [*_section("Details"), Content(_details(item, known, image_address))]
+    lines += [*_section("Details"), Content(_details(item, known, image_address, width))]
     return _join(lines)
+
+
+def body(
+    item: AnalysisItem | None, known: KnownProject | None, image_address: str, width: int
+) -> Content:
+    """Scores, then feedback, error and details (what `scores` and `rest` show, together)."""
+    top = scores(item, known, width)
+    if not top.plain:
+        return rest(item, known, image_address, width)
+    return _join([Content(""), top, rest(item, known, image_address, width)])
 
 
 def _scores(item: Analysis, known: KnownProject | None, width: int) -> list[Content]:
@@ -168,18 +190,23 @@ def _scores(item: Analysis, known: KnownProject | None, width: int) -> list[Cont
     ]
 
 
-def _details(item: Analysis, known: KnownProject | None, image_address: str) -> str:
+DETAIL_NAME_CELLS = 11  # "Completed  "
+
+
+def _details(item: Analysis, known: KnownProject | None, image_address: str, width: int) -> str:
     project = clean(item.project_id) or DASH
     if known is not None and known.project is not None:
         project = f"{clean(known.project.name)} ({project})"
+    room = max(8, width - DETAIL_NAME_CELLS)
+    rows = [
+        ("Created", local_time(item.created_at)),
+        ("Completed", local_time(item.completed_at)),
+        ("Image", clean(image_address) or DASH),
+        ("ID", clean(item.id) or DASH),
+        ("Project", project),
+    ]
     return "\n".join(
-        [
-            f"Created    {local_time(item.created_at)}",
-            f"Completed  {local_time(item.completed_at)}",
-            f"Image      {clean(image_address) or DASH}",
-            f"ID         {clean(item.id) or DASH}",
-            f"Project    {project}",
-        ]
+        name.ljust(DETAIL_NAME_CELLS) + middle_ellipsis(value, room) for name, value in rows
     )
 
 

@@ -1,8 +1,9 @@
 """The key bar: the keys that work where the focus is, in one line at the bottom.
 
 Read from the screen's active bindings (keys are data: a `[keymap]` remap shows here as it
-does in help and the palette), one entry per action, disabled keys dimmed, help and the
-palette key at the right. A click on an entry presses its key.
+does in help and the palette), one entry per binding id, in the order the bindings are
+declared, disabled keys dimmed, help and the palette key at the right. A click on an entry
+presses its key.
 
 One widget that repaints when the bindings change. Textual's `Footer` mounts a widget per
 key and builds them all again on every focus change; at start-up that cost more than
@@ -20,8 +21,10 @@ from textual.screen import Screen
 from textual.style import Style
 from textual.widget import Widget
 
+from screen_analysis.tui.keys import binding_name, declared_bindings, declared_order
+
 MORE = "…"
-RIGHT_ACTION = "help"  # kept in sight at every width, beside the palette key
+RIGHT_BINDING = "help"  # its id: kept in sight at every width, beside the palette key
 
 
 class KeyEntry(NamedTuple):
@@ -72,20 +75,30 @@ class KeyBar(Widget, can_focus=False):
             self.refresh()
 
     def entries(self) -> tuple[list[KeyEntry], list[KeyEntry]]:
-        """The keys shown in binding order (one per action), and those kept at the right
-        edge whatever the width: help, then the palette."""
+        """The keys shown, one per binding id (or action): the focused widget's first, then
+        its containers' and the screen's and the app's, each in the order its BINDINGS
+        declare them (a remapped key keeps its place); and those kept at the right edge
+        whatever the width: help, then the palette."""
         app = self.app
-        shown: dict[str, KeyEntry] = {}
+        shown: dict[str, tuple[tuple[int, int, int], KeyEntry]] = {}
         right: dict[str, KeyEntry] = {}
-        for key, (_node, binding, enabled, _tooltip) in self.screen.active_bindings.items():
+        nodes: dict[int, dict[str, int]] = {}  # per namespace: its declared order
+        active = self.screen.active_bindings.items()
+        for index, (key, (node, binding, enabled, _tooltip)) in enumerate(active):
             entry = KeyEntry(key, app.get_key_display(binding), binding.description, enabled)
+            name = binding_name(binding)
             if app.ENABLE_COMMAND_PALETTE and key == app.COMMAND_PALETTE_BINDING:
                 right.setdefault("palette", entry)
-            elif binding.show and binding.action == RIGHT_ACTION:
-                right.setdefault(RIGHT_ACTION, entry)
-            elif binding.show:
-                shown.setdefault(binding.action, entry)
-        return list(shown.values()), [right[k] for k in (RIGHT_ACTION, "palette") if k in right]
+            elif binding.show and name == RIGHT_BINDING:
+                right.setdefault(RIGHT_BINDING, entry)
+            elif binding.show and name not in shown:
+                if id(node) not in nodes:
+                    nodes[id(node)] = declared_order(declared_bindings(node))
+                order = nodes[id(node)]
+                rank = (list(nodes).index(id(node)), order.get(name, len(order)), index)
+                shown[name] = (rank, entry)
+        ordered = [entry for _rank, entry in sorted(shown.values(), key=lambda pair: pair[0])]
+        return ordered, [right[k] for k in (RIGHT_BINDING, "palette") if k in right]
 
     def render(self) -> RenderResult:
         """As many entries as fit, then `…`; help and the palette key at the right edge."""

@@ -31,7 +31,7 @@ from screen_analysis.tui.formatting import DASH, format_score
 from screen_analysis.tui.project_book import KnownProject, ProjectBook
 
 ALL_ID = "all"
-FOLD_BELOW = 100  # columns: below this the sidebar starts folded, unless the user chose
+FOLD_BELOW = 130  # columns: below this the sidebar starts folded (the label keeps its room)
 _PREFIX = "p:"  # option ids of projects; "all" cannot collide with a prefixed id
 
 

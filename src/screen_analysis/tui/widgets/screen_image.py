@@ -28,9 +28,9 @@ from screen_analysis.tui.graphics import Graphics, renderer_class
 
 if TYPE_CHECKING:
     from PIL import Image
-    from textual_image.widget._base import Image as ImageWidget
 
     from screen_analysis.images.service import ImagePipeline
+    from screen_analysis.tui.graphics import ImageWidget
 
 SETTLE_S = 0.15
 LATE_S = 0.02  # a wake-up later than this means the loop was busy

@@ -12,10 +12,8 @@ leaves nothing behind.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, TextIO, TypeVar
 
@@ -23,17 +21,18 @@ from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from screen_analysis.api.client import ScreenAnalysisClient
-from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import ScreenAnalysisError
 from screen_analysis.api.models import AnalysisItem
 from screen_analysis.api.writers import CsvWriter, JsonLinesWriter, RawWriter, raw_of
 from screen_analysis.numbers import count_of, format_count
+from screen_analysis.problems import explain
 from screen_analysis.safe_text import clean
-from screen_analysis.tui.dialogs.choice import Choice, ChoiceDialog
+from screen_analysis.tui.dialogs.choice import Choice, ChoiceDialog, replace_question
 from screen_analysis.tui.dialogs.progress import ProgressDialog
 from screen_analysis.tui.dialogs.prompt import EXPORT, PromptDialog
 from screen_analysis.tui.feed import ViewKey
 from screen_analysis.tui.widgets.table.order import SERVER_ORDER, SortOrder, sort_key
+from screen_analysis.user_files import replacing
 
 T = TypeVar("T")
 
@@ -59,19 +58,6 @@ def export_format(path: Path) -> str | None:
 def make_export_writer(fmt: str, out: TextIO) -> RawWriter:
     """The writer for an export format (the same as `analyses list --format`)."""
     return CsvWriter(out) if fmt == "csv" else JsonLinesWriter(out)
-
-
-@contextlib.contextmanager
-def replacing(path: Path) -> Iterator[TextIO]:
-    """A file written beside `path` and moved over it when the block ends well; removed
-    when it does not (an error, a cancel)."""
-    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    try:
-        with partial.open("w", encoding="utf-8", newline="") as out:
-            yield out
-        partial.replace(path)
-    finally:
-        partial.unlink(missing_ok=True)
 
 
 def write_rows(path: Path, fmt: str, items: Sequence[AnalysisItem]) -> int:
@@ -155,12 +141,7 @@ async def export_view(host: ExportHost, request: ExportRequest) -> None:
         host.say(f"{clean(str(path))} is a directory; nothing was written.", "warning")
         return
     if path.exists():
-        replace = await host.ask(
-            ChoiceDialog(
-                f"{clean(str(path))} exists. Replace it?",
-                [Choice("y", "replace", "Replace it"), Choice("n", "keep", "Keep it")],
-            )
-        )
+        replace = await host.ask(replace_question(path))
         if replace != "replace":
             host.say("The file was kept; nothing was written.")
             return
@@ -173,7 +154,7 @@ async def export_view(host: ExportHost, request: ExportRequest) -> None:
         host.say("Export cancelled; nothing was written.", "warning")
         raise
     except (OSError, ScreenAnalysisError) as exc:
-        host.say("The export failed: " + clean(describe_error(exc)), "error")
+        host.say("The export failed: " + explain(exc).line(), "error")
         return
     host.say(f"Wrote {count_of(count, 'analysis', 'analyses')} to {clean(str(path))}.")
 
@@ -190,24 +171,25 @@ async def _write_pages(host: ExportHost, path: Path, fmt: str, request: ExportRe
 
     await host.show_progress(progress, closed)
     view, order = request.view, request.order
-    pages = request.client.iter_pages(
+    walk = request.client.iter_pages(
         view.project_id, view.status, limit=EXPORT_PAGE_SIZE, prefetch=True
     )
     count = 0
     gathered: list[tuple[AnalysisItem, Any]] = []
     try:
-        with replacing(path) as out:
-            writer = make_export_writer(fmt, out)
-            async for page in pages:
-                if order.column is None:
-                    writer.write(page.raw_items)
-                else:
-                    gathered.extend(zip(page.items, page.raw_items, strict=False))
-                count += len(page.items)
-                progress.advance(len(page.items))
-            if gathered:
-                writer.write(in_order(gathered, order))
-            writer.close()
+        async with walk as pages:
+            with replacing(path) as out:
+                writer = make_export_writer(fmt, out)
+                async for page in pages:
+                    if order.column is None:
+                        writer.write(page.raw_items)
+                    else:
+                        gathered.extend(zip(page.items, page.raw_items, strict=False))
+                    count += len(page.items)
+                    progress.advance(len(page.items))
+                if gathered:
+                    writer.write(in_order(gathered, order))
+                writer.close()
     finally:
         if host.is_shown(progress):
             progress.finish()

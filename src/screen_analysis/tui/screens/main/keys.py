@@ -98,6 +98,22 @@ MAIN_KEYS: list[BindingType] = [
         id="sidebar",
     ),
     Binding(
+        "less_than_sign",
+        "detail_width(-5)",
+        "Detail narrower",
+        show=False,
+        tooltip="Give the detail pane less of the width (remembered)",
+        id="detail-narrower",
+    ),
+    Binding(
+        "greater_than_sign",
+        "detail_width(5)",
+        "Detail wider",
+        show=False,
+        tooltip="Give the detail pane more of the width (remembered)",
+        id="detail-wider",
+    ),
+    Binding(
         "escape",
         "close_detail",
         "Back",

@@ -11,14 +11,15 @@ analysis.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, ClassVar, TypeVar
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
 
@@ -27,12 +28,11 @@ from screen_analysis.api.models import Analysis, AnalysisItem
 from screen_analysis.config import Settings
 from screen_analysis.safe_text import clean, shorten
 from screen_analysis.state import RememberedProjects
-from screen_analysis.tui.clipboard import copy_text
-from screen_analysis.tui.dialogs.progress import ProgressDialog
 from screen_analysis.tui.feed import Feed, RefreshSchedule, ViewKey
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.one import One
 from screen_analysis.tui.screens.main.actions import AnalysisActions
+from screen_analysis.tui.screens.main.host import ScreenServices
 from screen_analysis.tui.screens.main.insight import InsightActions
 from screen_analysis.tui.screens.main.keys import MAIN_KEYS
 from screen_analysis.tui.screens.main.problems import ProblemDesk
@@ -44,8 +44,6 @@ from screen_analysis.tui.widgets.screen_image import ImagePreviews
 from screen_analysis.tui.widgets.status_filter import CHOICES, StatusFilter
 from screen_analysis.tui.widgets.status_line import StatusLine
 from screen_analysis.tui.widgets.table import AnalysesPane, AnalysesTable
-
-T = TypeVar("T")
 
 
 class MainScreen(Screen[None]):
@@ -97,18 +95,21 @@ class MainScreen(Screen[None]):
         self._previews = previews
         self._schedule = schedule or RefreshSchedule(refresh_interval)
         self._find_query = ""
+        self.services = ScreenServices(self)
         self.problems = ProblemDesk(self, self._change_connection)
-        self.on_analysis = AnalysisActions(self, previews)
-        self.insight = InsightActions(self, previews, clock)
+        self.on_analysis = AnalysisActions(self.services, previews)
+        self.insight = InsightActions(self.services, previews, clock)
 
     def compose(self) -> ComposeResult:
         """Filter bar, then sidebar, the analyses pane (table, status line) and detail."""
         yield AppHeader()
         yield StatusFilter(self.feed, id="status-filter")
         with Horizontal(id="body"):
-            yield ProjectSidebar(self.feed, id="sidebar", state_path=self.settings.state_path)
+            sidebar = ProjectSidebar(self.feed, id="sidebar", state_path=self.settings.state_path)
+            sidebar.border_title = "Projects"
+            yield sidebar
             yield AnalysesPane(self.feed, self._schedule, clock=self._clock, id="center")
-            yield AnalysisDetail(self._previews, id="detail")
+            yield AnalysisDetail(self._previews, state_path=self.settings.state_path, id="detail")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -151,6 +152,16 @@ class MainScreen(Screen[None]):
         self.status_filter.show_view(key)
         self.detail.show(None, None)
         self.pane.show(key)
+        self._title_view()
+
+    def _title_view(self) -> None:
+        """The pane's title: "Analyses · Lumen Banking · Completed"."""
+        view = self.view
+        parts = ["Analyses"]
+        if view.project_id is not None:
+            parts.append(self.sidebar.names.get(view.project_id, clean(view.project_id)))
+        parts.append(next(word for status, word in CHOICES if status == view.status))
+        self.pane.border_title = Content(" · ".join(parts))
 
     def choose_project(self, project_id: str | None) -> None:
         """Show `project_id`'s analyses (None: all) with the current status filter."""
@@ -168,7 +179,7 @@ class MainScreen(Screen[None]):
         """Remember a project for the next run (the state file is written off the loop)."""
         remembered = self.remembered
         if project_id not in remembered.ids:
-            self.background(asyncio.to_thread(remembered.add, project_id), "state-file")
+            self.services.background(asyncio.to_thread(remembered.add, project_id), "state-file")
 
     # What crosses widgets
 
@@ -213,6 +224,8 @@ class MainScreen(Screen[None]):
     @on(ProjectSidebar.Known)
     def _project_known(self, event: ProjectSidebar.Known) -> None:
         self.table.set_project_names(event.names)
+        if event.project.project_id == self.view.project_id:
+            self._title_view()
         item = self.table.highlighted_item
         if isinstance(item, Analysis) and item.project_id == event.project.project_id:
             self._show_detail(item)
@@ -242,7 +255,8 @@ class MainScreen(Screen[None]):
 
     def show_unreachable(self, error: Exception, closed: Callable[[str | None], None]) -> None:
         """The error screen for a server that cannot be reached."""
-        from screen_analysis.tui.dialogs.error import ErrorScreen, explain
+        from screen_analysis.problems import explain
+        from screen_analysis.tui.dialogs.error import ErrorScreen
 
         base_url = self.feed.current.client.base_url if self.feed.current.connected else ""
         self.app.push_screen(ErrorScreen(explain(error, base_url)), closed)
@@ -254,36 +268,6 @@ class MainScreen(Screen[None]):
         """After the key was refused: with a new key (`renewed`), run again what it was
         refused for; without, keep the rows and the error (r retries)."""
         self.problems.resume(renewed)
-
-    # The actions' host
-
-    def say(self, text: str, severity: str = "information") -> None:
-        """One notification (plain text)."""
-        self.notify(text, severity=severity, markup=False)  # type: ignore[arg-type]
-
-    def show(self, screen: Screen[Any], then: Callable[[Any], None] | None = None) -> None:
-        """Push `screen`; `then` gets what it is dismissed with."""
-        self.app.push_screen(screen, then)
-
-    def copy(self, text: str) -> str:
-        """Copy `text` to the clipboard; what was copied."""
-        return copy_text(self.app, text)
-
-    def background(self, work: Coroutine[Any, Any, Any], group: str) -> None:
-        """Run `work` in a named worker of this screen."""
-        self.run_worker(work, group=group, exit_on_error=False)
-
-    async def ask(self, screen: Screen[T]) -> T:
-        """Push `screen` and wait for its answer (in a worker)."""
-        return await self.app.push_screen_wait(screen)
-
-    async def show_progress(self, progress: ProgressDialog, closed: Callable[[Any], None]) -> None:
-        """Push a progress dialog; `closed` gets what it is dismissed with."""
-        await self.app.push_screen(progress, closed)
-
-    def is_shown(self, screen: Screen[Any]) -> bool:
-        """Whether `screen` is on top."""
-        return self.app.screen is screen
 
     # Actions (keys: MAIN_KEYS)
 
@@ -314,6 +298,10 @@ class MainScreen(Screen[None]):
             self.remove_class("-detail-open")
             self.table.focus()
 
+    def action_detail_width(self, step: int) -> None:
+        """Give the detail pane `step` percent more of the width (less when negative)."""
+        self.detail.widen(step)
+
     def action_toggle_sidebar(self) -> None:
         """Fold the project sidebar away to give the table the width, or bring it back."""
         self.sidebar.toggle_fold()
@@ -326,7 +314,7 @@ class MainScreen(Screen[None]):
             if project_id:
                 self.sidebar.add(project_id)
 
-        self.show(AddProjectDialog(), added)
+        self.services.show(AddProjectDialog(), added)
 
     def action_find(self) -> None:
         """Ask for text to find in the loaded labels."""
@@ -337,7 +325,7 @@ class MainScreen(Screen[None]):
                 self._find_query = query
                 self._find(self.table.cursor_row)
 
-        self.show(FindDialog(self._find_query), found)
+        self.services.show(FindDialog(self._find_query), found)
 
     def action_find_next(self) -> None:
         """Find the next row matching the last search (ask when there was none)."""
@@ -351,7 +339,7 @@ class MainScreen(Screen[None]):
         index = table.find(self._find_query, start)
         if index is None:
             shown = repr(shorten(clean(self._find_query)))
-            self.say("No loaded row has a label containing " + shown, "warning")
+            self.services.say("No loaded row has a label containing " + shown, "warning")
             return
         table.move_cursor(index)
         table.focus()
@@ -360,7 +348,7 @@ class MainScreen(Screen[None]):
         item = self.table.highlighted_item
         if isinstance(item, Analysis):
             return item
-        self.say("No analysis is highlighted.", "warning")
+        self.services.say("No analysis is highlighted.", "warning")
         return None
 
     def action_copy_id(self) -> None:
@@ -407,5 +395,8 @@ class MainScreen(Screen[None]):
             feed.current.client,
         )  # fmt: skip
         self.run_worker(
-            export_view(self, request), group="export", exclusive=True, exit_on_error=False
+            export_view(self.services, request),
+            group="export",
+            exclusive=True,
+            exit_on_error=False,
         )

@@ -1,0 +1,54 @@
+"""What the main screen's parts may ask of the screen: say something, show a screen (and
+wait for its answer), copy to the clipboard, run a worker.
+
+One small object the parts are given instead of the screen itself (`DialogHost` for the
+actions, `ExportHost` for the export): it reaches nothing of the screen's widgets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+from textual.screen import Screen
+
+from screen_analysis.tui.clipboard import copy_text
+from screen_analysis.tui.dialogs.progress import ProgressDialog
+
+T = TypeVar("T")
+
+
+class ScreenServices:
+    """The services of one screen (its notifications, its workers, the app's screens)."""
+
+    def __init__(self, screen: Screen[Any]) -> None:
+        """Serve the parts of `screen`."""
+        self._screen = screen
+
+    def say(self, text: str, severity: str = "information") -> None:
+        """One notification (plain text)."""
+        self._screen.notify(text, severity=severity, markup=False)  # type: ignore[arg-type]
+
+    def show(self, screen: Screen[Any], then: Callable[[Any], None] | None = None) -> None:
+        """Push `screen`; `then` gets what it is dismissed with."""
+        self._screen.app.push_screen(screen, then)
+
+    def copy(self, text: str) -> str:
+        """Copy `text` to the clipboard; what was copied."""
+        return copy_text(self._screen.app, text)
+
+    def background(self, work: Coroutine[Any, Any, Any], group: str) -> None:
+        """Run `work` in a named worker of the screen."""
+        self._screen.run_worker(work, group=group, exit_on_error=False)
+
+    async def ask(self, screen: Screen[T]) -> T:
+        """Push `screen` and wait for its answer (in a worker)."""
+        return await self._screen.app.push_screen_wait(screen)
+
+    async def show_progress(self, progress: ProgressDialog, closed: Callable[[Any], None]) -> None:
+        """Push a progress dialog; `closed` gets what it is dismissed with."""
+        await self._screen.app.push_screen(progress, closed)
+
+    def is_shown(self, screen: Screen[Any]) -> bool:
+        """Whether `screen` is on top."""
+        return self._screen.app.screen is screen
