@@ -13,14 +13,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests.conftest import demo_config
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisStatus
 from screen_analysis.cache import CacheScope, LocalCache
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.secret import SecretStr
-
-from tests.conftest import demo_config
 
 FAKE_KEY = "sk-test-cache-NEVER-STORED-123"
 
