@@ -85,7 +85,7 @@ def test_arrivals_updates_projects_totals_and_offline_filtering(
     first = items[0]
     assert isinstance(first, Analysis)
     changed = first.model_copy(update={"status": AnalysisStatus.FAILED, "error_message": "boom"})
-    cache.store_updates([changed])
+    cache.store_updates(None, None, [changed])
     cache.store_totals(None, {None: 300, AnalysisStatus.FAILED: 19})
     cache.flush()
     view = cache.view(None, None)

@@ -115,14 +115,25 @@ def store_arrivals(
         "INSERT OR REPLACE INTO view_rows (view, position, analysis) VALUES (?, ?, ?)",
         [(found, start + n, item_id) for n, item_id in enumerate(ids)],
     )
-    if total is not None:
-        db.execute("UPDATE views SET total = ? WHERE id = ?", (total, found))
+    db.execute(
+        "UPDATE views SET total = coalesce(?, total), fetched_at = ? WHERE id = ?",
+        (total, now, found),
+    )
 
 
 def store_updates(
-    db: sqlite3.Connection, scope: int, items: Iterable[AnalysisItem], now: float
+    db: sqlite3.Connection,
+    scope: int,
+    view: tuple[str, str],
+    items: Iterable[AnalysisItem],
+    now: float,
 ) -> None:
-    """New states of analyses already kept (a refresh saw them change)."""
+    """New states of analyses already kept, as a refresh of `view` brought them: the
+    view's rows are confirmed as of `now`."""
+    db.execute(
+        "UPDATE views SET fetched_at = ? WHERE scope = ? AND project = ? AND status = ?",
+        (now, scope, *view),
+    )
     rows = [found for item in items if (found := raw_of(item)) is not None]
     db.executemany(
         "UPDATE analyses SET raw = ?, fetched_at = ? WHERE scope = ? AND id = ?",

@@ -173,6 +173,7 @@ SUBCOMMANDS = {
     "serve": "screen_analysis.cli.serve:serve",
     "report": "screen_analysis.cli.report:report",
     "check": "screen_analysis.cli.check:check",
+    "cache": "screen_analysis.cli.cache_commands:cache",
 }
 
 

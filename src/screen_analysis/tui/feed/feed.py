@@ -353,7 +353,7 @@ class Feed:
         if self.cache is not None:
             if arrived:
                 self.cache.store_arrivals(job.key.project_id, job.key.status, arrived, self.total)
-            self.cache.store_updates(result.rows)
+            self.cache.store_updates(job.key.project_id, job.key.status, result.rows)
         return Refreshed(arrived, result.rows, total_changed, result.cursor_refused, gap)
 
     # Projects (the sidebar's source)
