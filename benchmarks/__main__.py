@@ -21,6 +21,7 @@ from typing import Any
 from screen_analysis.demo.config import DemoConfig
 
 from . import (
+    cache_size,
     check_walk,
     cli_throughput,
     cold_start,
@@ -31,7 +32,9 @@ from . import (
     overview,
     polling,
     scroll_stall,
+    switch_memory,
     table_append,
+    warm_start,
 )
 from .server_process import ServerProcess
 
@@ -85,6 +88,9 @@ def run(mode: Mode) -> dict[str, Any]:
     report["append"] = asyncio.run(table_append.run_async(mode.append_sizes, mode.append_repeats))
     report["scroll"] = scroll_stall.run(mode.scroll_sizes)
     report["bursts"] = key_bursts.run()
+    report["warm_start"] = warm_start.run(mode.cold_start_repeats // 2 + 1)
+    report["switches"] = switch_memory.run()
+    report["cache"] = cache_size.run(mode.analyses)
     with ServerProcess(DemoConfig(analyses=mode.analyses, seed=7)) as server:
         bodies = memory.fetch_pages(server.base_url, server.api_key, mode.analyses)
         report["overview"] = overview.run(server.base_url, server.api_key, mode.cli_repeats + 1)
@@ -155,6 +161,38 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]
                 "equal: " + ("met" if ours["page_requests"] == ours["pages_needed"] else "NOT met"),
             )
         )
+    warm = report["warm_start"]
+    rows.append(
+        (
+            f"First rows from the local cache, server at {warm['latency_ms']} ms",
+            f"{warm['app_s'] * 1000:.0f} ms",
+            f"{warm['baseline_s'] * 1000:.0f} ms (DataTable app, from the server)",
+            f"{warm['ratio']:.2f}",
+            "≤ 0.6: "
+            + ("met" if warm["ratio"] <= 0.6 else "NOT met")
+            + f"; {warm['app_without_cache_s'] * 1000:.0f} ms without the cache",
+        )
+    )
+    switches = report["switches"]
+    rows.append(
+        (
+            f"RSS after {switches['switches']} main-screen switches",
+            f"{switches['rss_mb'][str(switches['switches'])]} MB",
+            f"{switches['rss_mb']['0']} MB (the first screen)",
+            f"{switches['ratio']:.2f}",
+            f"left screens alive: {switches['left_screens_alive']}",
+        )
+    )
+    kept = report["cache"]
+    rows.append(
+        (
+            f"Local cache size, {kept['analyses']:,} analyses",
+            f"{kept['bytes_per_analysis']:,} B an analysis",
+            f"{kept['json_bytes_per_analysis']:,} B (the JSON sent)",
+            f"{kept['ratio']:.2f}",
+            f"a 100-row view read in {kept['read_100_rows_ms']} ms",
+        )
+    )
     for burst in report["bursts"]["runs"]:
         rows.append(
             (

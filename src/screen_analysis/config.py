@@ -79,6 +79,8 @@ class Settings:
     profiles: tuple[str, ...] = ()  # every profile the config file names
     proxy: str | None = None  # http(s):// or socks5:// URL; None: the environment's
     ca_bundle: str | None = None  # a PEM file of trusted CAs; None: the system's
+    cache: bool = True  # the local cache of what was seen (`cache = false`, --no-cache: off)
+    cache_max_mb: float = 200.0  # the cache's bound on disk (also 50,000 analyses)
     flags: Mapping[str, Any] = field(default_factory=dict)  # given on the command line
     config_path: Path = field(default_factory=default_config_path)
     state_path: Path = field(default_factory=lambda: data_dir() / "state.json")
@@ -176,6 +178,7 @@ def load_settings(
     allow_insecure_http: bool = False,
     images: str | None = None,
     profile: str | None = None,
+    no_cache: bool = False,
     environ: Mapping[str, str] | None = None,
     config_path: Path | None = None,
 ) -> Settings:
@@ -209,8 +212,13 @@ def load_settings(
         "theme": theme,
         "refresh_interval": refresh_interval,
         "allow_insecure_http": allow_insecure_http,
+        "no_cache": no_cache,
     }
     ca_bundle = _expect(data, "ca_bundle", str, path)
+    file_cache = _expect(data, "cache", bool, path)
+    max_mb = _expect(data, "cache_max_mb", (int, float), path)
+    if max_mb is not None and (isinstance(max_mb, bool) or max_mb <= 0):
+        raise ConfigError(f"config file {path}: 'cache_max_mb' must be a positive number")
     return Settings(
         base_url=base_url
         or env.get(f"{ENV_PREFIX}BASE_URL")
@@ -225,6 +233,8 @@ def load_settings(
         profiles=profile_names(raw, path),
         proxy=_expect(data, "proxy", str, path) or None,
         ca_bundle=str(Path(ca_bundle).expanduser()) if ca_bundle else None,
+        cache=not no_cache and file_cache is not False,
+        cache_max_mb=200.0 if max_mb is None else float(max_mb),
         flags={k: v for k, v in flags.items() if v},
         config_path=path,
     )

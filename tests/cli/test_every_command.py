@@ -50,6 +50,8 @@ IMPOSSIBLE: dict[str, tuple[tuple[str, ...], ...]] = {
     "serve": (("--port", "0"), ("--host", "999.1.1.1")),
     "report": (("--since", "yesterday", "-o", "r.html"), ("--format", "pdf", "-o", "r.pdf")),
     "check": (("--min", "speed=80"), ("--min-score", "high"), ("--baseline", "nowhere.json")),
+    "cache info": (("--format", "xml"),),
+    "cache clear": (("--all", "--profile", "work"),),
 }
 
 
@@ -107,6 +109,8 @@ def unwritable_cases() -> dict[str, tuple[str, ...]]:
         "serve": ("serve", "--port", "{port}"),
         "report": ("report", "-o", "{missing}/r.html"),
         "check": ("check", "--min-count", "1", "--format", "junit"),
+        "cache info": ("cache", "info"),
+        "cache clear": ("cache", "clear", "--all"),
     }
 
 

@@ -16,7 +16,7 @@ from screen_analysis.api.pagination import Walk
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.output import FORMATS, TableWriter, make_raw_writer
 from screen_analysis.cli.root import CliContext
-from screen_analysis.numbers import format_count
+from screen_analysis.numbers import count_of, format_count
 
 MAX_PAGE = 100
 
@@ -50,6 +50,11 @@ def analyses() -> None:
     show_default=True,
     help="table for people; json/jsonl as received; csv with breakdown flattened.",
 )
+@click.option(
+    "--offline",
+    is_flag=True,
+    help="Read the local cache only (what the app showed; no request); its age on stderr.",
+)
 @click.pass_obj
 def list_analyses(
     ctx: CliContext,
@@ -60,6 +65,7 @@ def list_analyses(
     all_pages: bool,
     max_items: int | None,
     fmt: str,
+    offline: bool,
 ) -> None:
     """List analyses, newest first as the server orders them."""
     if limit is not None and not 1 <= limit <= MAX_PAGE:
@@ -74,6 +80,13 @@ def list_analyses(
     page_size = limit or (MAX_PAGE if following else 20)
     if max_items is not None:
         page_size = min(page_size, max_items)
+
+    if offline:
+        if after is not None:
+            raise click.UsageError("--after names a server's cursor: not with --offline")
+        most = None if all_pages else (max_items or page_size)
+        ctx.run(lambda: _list_offline(ctx, project_id, status, most, fmt))
+        return
 
     options: dict[str, Any] = {
         "project_id": project_id,
@@ -160,3 +173,36 @@ def _model_items(page: AnalysisPage) -> list[AnalysisItem]:
 
 def _raw_items(page: RawPage) -> list[Any]:
     return page.data
+
+
+def _list_offline(
+    ctx: CliContext, project_id: str | None, status: str | None, most: int | None, fmt: str
+) -> None:
+    """The view as the local cache kept it; where it is from on stderr."""
+    from screen_analysis.api.models import Analysis
+    from screen_analysis.cli.cache_commands import age_words, nothing_kept, open_offline
+
+    cache = open_offline(ctx)
+    try:
+        view = cache.view(project_id, status)
+        filtered = view is None and status is not None
+        if filtered:
+            view = cache.matching(project_id, status)
+    finally:
+        cache.close()
+    if view is None:
+        raise nothing_kept("this project and status")
+    items = view.items if most is None else view.items[:most]
+    total = "" if view.total is None else f" of {format_count(view.total)}"
+    how = " (those with this status among the kept rows of every status)" if filtered else ""
+    click.echo(
+        f"From the local cache: {count_of(len(items), 'analysis', 'analyses')}{total}{how}, "
+        f"{age_words(view)}.",
+        err=True,
+    )
+    if fmt == "table":
+        TableWriter(sys.stdout).write(items)
+        return
+    writer = make_raw_writer(fmt, sys.stdout)
+    writer.write([i.model_dump(mode="json") if isinstance(i, Analysis) else i.raw for i in items])
+    writer.close()

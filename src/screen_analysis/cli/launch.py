@@ -19,6 +19,7 @@ from screen_analysis.state import RememberedProjects
 if TYPE_CHECKING:
     from screen_analysis.auth.key_check import ClientFactory
     from screen_analysis.auth.keystore import KeyStore
+    from screen_analysis.cache import LocalCache
     from screen_analysis.tui.graphics import Graphics
     from screen_analysis.tui.sign_in import SaveKey
     from screen_analysis.tui.themes import ThemeLoad
@@ -80,6 +81,25 @@ def image_graphics(settings: Settings) -> Graphics:
     return choose_graphics(mode)
 
 
+def cache_opener(settings: Settings) -> Callable[[Connection], LocalCache] | None:
+    """How the app opens the local cache for a connection (its server and profile); None
+    when the cache is off (`cache = false`, `--no-cache`)."""
+    if not settings.cache:
+        return None
+    max_mb = settings.cache_max_mb
+
+    def open_cache(connection: Connection) -> LocalCache:
+        from screen_analysis.cache import CacheScope, LocalCache
+        from screen_analysis.state import server_key
+
+        scope = CacheScope(
+            server_key(connection.base_url, is_demo=connection.is_demo), connection.profile or ""
+        )
+        return LocalCache(scope, max_mb=max_mb)
+
+    return open_cache
+
+
 def launch_app(
     settings: Settings,
     start: Connection | NotConnected,
@@ -108,6 +128,7 @@ def launch_app(
         themes=themes,
         graphics=graphics,
         image_cache=DiskCache() if graphics.enabled else None,
+        open_cache=cache_opener(settings),
     )
     app.run()
     code = app.return_code or 0

@@ -79,6 +79,11 @@ class StderrProgress:
     default=None,
     help="html (default; md when the file ends in .md): a page with charts, or Markdown.",
 )
+@click.option(
+    "--offline",
+    is_flag=True,
+    help="Build it from the local cache only (what the app showed; no request).",
+)
 @click.pass_obj
 def report(
     ctx: CliContext,
@@ -87,6 +92,7 @@ def report(
     since: str | None,
     output: Path,
     fmt: str | None,
+    offline: bool,
 ) -> None:
     """Write an overview (charts, best and weakest screens, latest failures) to share."""
     since_at = parse_since(since)
@@ -94,6 +100,8 @@ def report(
 
     async def run() -> int:
         check_output(output)
+        if offline:
+            return _offline_report(ctx, output, chosen, project_id, status, since_at)
         from screen_analysis.report.build import gather_report
         from screen_analysis.report.render import render
         from screen_analysis.user_files import write_atomic
@@ -130,3 +138,46 @@ def check_output(output: Path) -> None:
         raise CliError(f"no such folder for --output: {clean(str(output.parent))}", ExitCode.USAGE)
     if output.exists() and not output.is_file():
         raise CliError(f"--output is not a regular file: {clean(str(output))}", ExitCode.USAGE)
+
+
+def _offline_report(
+    ctx: CliContext,
+    output: Path,
+    fmt: str,
+    project_id: str | None,
+    status: str | None,
+    since: datetime | None,
+) -> int:
+    """The report from the analyses the local cache kept; their age in its header."""
+    from screen_analysis.cli.cache_commands import age_words, nothing_kept, open_offline
+    from screen_analysis.insight.aggregates import OverviewBuilder
+    from screen_analysis.report.render import ReportData, render
+    from screen_analysis.user_files import write_atomic
+
+    cache = open_offline(ctx)
+    try:
+        items = cache.analyses(project_id)
+        view = cache.view(project_id, status) or cache.view(project_id, None)
+        projects = {p.id: p for p, _when in cache.projects()}
+    finally:
+        cache.close()
+    if status is not None:
+        items = [i for i in items if str(getattr(i, "status", "")) == status]
+    if not items or view is None:
+        raise nothing_kept("this project" if project_id else "any project")
+    builder = OverviewBuilder(projects.get(project_id) if project_id else None, since=since)
+    builder.add_page(items, None)
+    names = {pid: p.name for pid, p in projects.items()}
+    source = f"From the local cache, {age_words(view)}; not read from the server"
+    data = ReportData(
+        builder.result(), datetime.now(UTC), status=status, since=since,
+        project_names=names, source=source,
+    )  # fmt: skip
+    try:
+        write_atomic(output, render(data, fmt), mode=0o644)
+    except OSError as exc:
+        raise CliError(
+            f"could not write {clean(str(output))}: {exc.strerror or exc}", ExitCode.USAGE
+        ) from exc
+    click.echo(source + ".", err=True)
+    return data.overview.seen

@@ -173,6 +173,7 @@ SUBCOMMANDS = {
     "serve": "screen_analysis.cli.serve:serve",
     "report": "screen_analysis.cli.report:report",
     "check": "screen_analysis.cli.check:check",
+    "cache": "screen_analysis.cli.cache_commands:cache",
 }
 
 
@@ -235,6 +236,11 @@ class LazyGroup(click.Group):
     type=click.Choice(["auto", "kitty", "sixel", "halfcell", "off"]),
     help="How the app draws images (env SCREEN_ANALYSIS_IMAGES; default auto).",
 )
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Neither read nor write the local cache of what was seen (config: cache = false).",
+)
 @click.option("--debug", is_flag=True, help="Show tracebacks (with the key redacted).")
 @click.version_option(__version__, prog_name="screen-analysis")
 @click.pass_context
@@ -247,6 +253,7 @@ def cli(
     profile: str | None,
     allow_insecure_http: bool,
     images: str | None,
+    no_cache: bool,
     debug: bool,
 ) -> None:
     """Browse and script the Screen Analysis Service.
@@ -263,6 +270,7 @@ def cli(
             allow_insecure_http=allow_insecure_http,
             images=images,
             profile=profile,
+            no_cache=no_cache,
         )
     except Exception as exc:  # a broken config file is a usage error, said in one line
         run_reporting(_raise(exc), debug=debug, secrets=list)

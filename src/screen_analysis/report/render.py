@@ -44,6 +44,7 @@ class ReportData:
     status: str | None = None
     since: datetime | None = None
     project_names: Mapping[str, str] = field(default_factory=dict)
+    source: str | None = None  # where the data came from when not the server ("the local cache…")
 
 
 def escape_markdown(value: object) -> str:

@@ -45,6 +45,7 @@ from screen_analysis.tui.widgets.screen_image import ImagePreviews
 if TYPE_CHECKING:
     # The sign-in, help and theme screens are imported when first opened.
     from screen_analysis.api.client import ScreenAnalysisClient
+    from screen_analysis.cache import LocalCache
     from screen_analysis.images.disk import DiskCache
     from screen_analysis.tui.profile_switch import ProfileSwitcher
     from screen_analysis.tui.screens.login import LoginScreen
@@ -102,11 +103,13 @@ class ScreenAnalysisApp(CrashReportWithoutLocals[int]):
         themes: ThemeLoad | None = None,
         graphics: Graphics | None = None,
         image_cache: DiskCache | None = None,
+        open_cache: Callable[[Connection], LocalCache] | None = None,
     ) -> None:
         """Remember what to connect to; nothing is opened before mount.
 
         `themes` are the loaded theme files (None: load the shipped and the user's now);
-        `graphics` how images are drawn (None: not at all), `image_cache` where they are kept.
+        `graphics` how images are drawn (None: not at all), `image_cache` where they are kept;
+        `open_cache` opens the local cache of a connection (None: no local cache).
         """
         super().__init__()
         self.settings = settings
@@ -117,6 +120,8 @@ class ScreenAnalysisApp(CrashReportWithoutLocals[int]):
         self.start_demo = start_demo
         self.save_key = save_key
         self.make_client = make_client
+        self.open_cache = open_cache
+        self.cache: LocalCache | None = None
         self.current = CurrentClient()
         self.previews = _previews(graphics or Graphics(), image_cache, self.current)
         self.themes_loaded = themes if themes is not None else load_themes(user_theme_dir())
@@ -181,8 +186,22 @@ class ScreenAnalysisApp(CrashReportWithoutLocals[int]):
                 screen.hold_refresh(reason, held)
 
     async def on_unmount(self) -> None:
-        """Close the client's connections."""
+        """Close the client's connections and the local cache (its writes finished)."""
         await self._close_client()
+        await self._swap_cache(None)
+
+    async def _swap_cache(self, connection: Connection | None) -> LocalCache | None:
+        """Close the cache in use and open the one of `connection` (off the event loop);
+        its problem, if any, is said once."""
+        old, self.cache = self.cache, None
+        if old is not None:
+            await asyncio.to_thread(old.close)
+        if connection is None or self.open_cache is None:
+            return None
+        self.cache = await asyncio.to_thread(self.open_cache, connection)
+        if self.cache.warning:
+            self.notify(clean(self.cache.warning), severity="warning", timeout=12, markup=False)
+        return self.cache
 
     def _welcome(self, message: str = "") -> WelcomeScreen:
         from screen_analysis.tui.screens.welcome import WelcomeScreen
@@ -243,6 +262,7 @@ class ScreenAnalysisApp(CrashReportWithoutLocals[int]):
         key = server_key(connection.base_url, is_demo=connection.is_demo)
         self.remembered = self.remembered.for_server(key)
         self._report_state_problem(self.remembered.problem)
+        cache = await self._swap_cache(connection)
         screen = MainScreen(
             self.current,
             settings=self.settings,
@@ -250,6 +270,7 @@ class ScreenAnalysisApp(CrashReportWithoutLocals[int]):
             refresh_interval=refresh_interval(self.settings, demo=connection.is_demo),
             clock=self.clock,
             previews=self.previews,
+            cache=cache,
         )
         while len(self.screen_stack) > 1:
             await self.pop_screen()

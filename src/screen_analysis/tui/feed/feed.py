@@ -21,6 +21,7 @@ from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import BadRequestError, PaginationLoopError
 from screen_analysis.api.models import AnalysisItem, AnalysisPage, Project
 from screen_analysis.api.pagination import FetchPage, PageIterator, SeenIds
+from screen_analysis.cache import CachedView, LocalCache
 from screen_analysis.tui.feed.refresh import (
     RefreshJob,
     RefreshResult,
@@ -124,9 +125,17 @@ class Refreshed(NamedTuple):
 class Feed:
     """The current view of the main table and everything loaded for it."""
 
-    def __init__(self, current: CurrentClient, *, page_size: int = PAGE_SIZE) -> None:
-        """Page through views with the client `current` holds; `page_size` rows a page."""
+    def __init__(
+        self,
+        current: CurrentClient,
+        *,
+        page_size: int = PAGE_SIZE,
+        cache: LocalCache | None = None,
+    ) -> None:
+        """Page through views with the client `current` holds; `page_size` rows a page;
+        what is loaded is kept in `cache` (None: no local cache)."""
         self.current = current
+        self.cache = cache if cache is not None and cache.usable else None
         self.page_size = page_size
         self.view = ViewKey()
         self.generation = 0
@@ -172,6 +181,14 @@ class Feed:
             )
 
         return Listing(fetch, key)
+
+    def widen(self, load: PageLoad, fill_to: int) -> PageLoad:
+        """The same first load of the view, asked to bring at least `fill_to` rows (the rows a
+        cached view showed, so the server's answer replaces them as a whole)."""
+        wider = load._replace(fill_to=max(load.fill_to, fill_to))
+        if self.in_flight == load:
+            self.in_flight = wider
+        return wider
 
     def more(self) -> PageLoad | None:
         """The next page to ask for, or None (loading, failed, at the end, nothing started)."""
@@ -220,6 +237,14 @@ class Feed:
         if batch.total is not None:
             self.total = batch.total
         self.done = batch.done
+        if self.cache is not None:
+            key = load.key
+            self.cache.store_page(
+                key.project_id, key.status, batch.items,
+                total=self.total, done=batch.done, first=load.replace,
+            )  # fmt: skip
+            if batch.total is not None:
+                self.cache.store_totals(key.project_id, {key.status: batch.total})
         if batch.loop_error is not None:
             self.error = batch.loop_error
         return Accepted(batch.items, load.replace)
@@ -270,7 +295,12 @@ class Feed:
         async with _first_failure(), asyncio.TaskGroup() as group:
             tasks = {key: group.create_task(self._first(key, limit=1)) for key in keys}
         found = {key: task.result().total for key, task in tasks.items()}
-        return {key: total for key, total in found.items() if total is not None}
+        totals = {key: total for key, total in found.items() if total is not None}
+        if self.cache is not None:
+            for project_id in {key.project_id for key in totals}:
+                mine = {k.status: t for k, t in totals.items() if k.project_id == project_id}
+                self.cache.store_totals(project_id, mine)
+        return totals
 
     # Auto-refresh
 
@@ -320,6 +350,10 @@ class Feed:
         total_changed = result.total is not None and result.total != self.total
         if result.total is not None:
             self.total = result.total
+        if self.cache is not None:
+            if arrived:
+                self.cache.store_arrivals(job.key.project_id, job.key.status, arrived, self.total)
+            self.cache.store_updates(job.key.project_id, job.key.status, result.rows)
         return Refreshed(arrived, result.rows, total_changed, result.cursor_refused, gap)
 
     # Projects (the sidebar's source)
@@ -327,7 +361,25 @@ class Feed:
     async def fetch_project(self, project_id: str) -> Project:
         """One project (a few at a time; run in a worker)."""
         async with self._project_slots:
-            return await self.current.client.get_project(project_id)
+            project = await self.current.client.get_project(project_id)
+        if self.cache is not None:
+            self.cache.store_project(project)
+        return project
+
+    # The local cache (read from a thread: the pane and the screen run these in workers)
+
+    def cached(self, key: ViewKey) -> CachedView | None:
+        """The view as it was last seen, or None (no cache, never kept)."""
+        return self.cache.view(key.project_id, key.status) if self.cache is not None else None
+
+    def cached_matching(self, key: ViewKey) -> CachedView | None:
+        """Offline: the view if it was kept, else the cached rows of its project's
+        unfiltered view that have its status."""
+        if self.cache is None:
+            return None
+        return self.cache.view(key.project_id, key.status) or self.cache.matching(
+            key.project_id, key.status
+        )
 
     async def _first(self, key: ViewKey, *, limit: int) -> AnalysisPage:
         return await self.current.client.list_analyses(

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from screen_analysis.api.models import AnalysisItem
+from screen_analysis.cache import CachedView
 from screen_analysis.tui.feed.feed import Accepted, PageBatch, PageLoad, Refreshed
 from screen_analysis.tui.feed.refresh import RefreshJob, RefreshResult
 from screen_analysis.tui.feed.views import ViewKey
@@ -56,6 +57,15 @@ class PageSource(Protocol):
 
     def reload(self) -> PageLoad:
         """Ask for the view again from the top, as many rows as are loaded."""
+
+    def widen(self, load: PageLoad, fill_to: int) -> PageLoad:
+        """The same first load, asked to bring at least `fill_to` rows."""
+
+    def cached(self, key: ViewKey) -> CachedView | None:
+        """The view as last seen in the local cache, or None (read it from a thread)."""
+
+    def cached_matching(self, key: ViewKey) -> CachedView | None:
+        """Offline: the kept view, else the kept rows of its project with its status."""
 
     def more(self) -> PageLoad | None:
         """The next page to ask for, or None (loading, failed, at the end)."""

@@ -54,9 +54,9 @@ class CountCache:
         entry = self._values.get(key)
         return entry is not None and self.clock() - entry[1] <= self.ttl_s
 
-    def put(self, key: ViewKey, total: int) -> None:
-        """Remember a total seen now."""
-        self._values[key] = (total, self.clock())
+    def put(self, key: ViewKey, total: int, *, age_s: float = 0.0) -> None:
+        """Remember a total seen now (or `age_s` seconds ago)."""
+        self._values[key] = (total, self.clock() - age_s)
 
     def missing(self, keys: Sequence[ViewKey]) -> list[ViewKey]:
         """The keys with no fresh total."""

@@ -128,6 +128,7 @@ class ProjectSidebar(OptionList):
         super().__init__(id=id, markup=False)
         self._source = source
         self._book = ProjectBook()
+        self._unconfirmed: set[str] = set()  # listed from the cache, not fetched yet
         self._listed: list[str] = []
         self._current: str | None = None
         self._state_path = state_path
@@ -199,10 +200,26 @@ class ProjectSidebar(OptionList):
         return self._book.names()
 
     def want(self, project_ids: Iterable[str | None]) -> None:
-        """List and fetch (once each) the projects not seen before."""
-        for project_id in self._book.claim(project_ids):
+        """List and fetch (once each) the projects not seen before (a project the cache
+        listed is fetched the first time the server's rows name it)."""
+        wanted = list(project_ids)
+        for project_id in self._book.claim(wanted):
             self._show(KnownProject(project_id))
             self._fetch(project_id)
+        for project_id in self._unconfirmed.intersection(p for p in wanted if p):
+            self._unconfirmed.discard(project_id)
+            self._fetch(project_id)
+
+    def seed(self, projects: Iterable[Project]) -> None:
+        """Projects as the local cache kept them: listed at once, fetched again the first
+        time they are wanted."""
+        for project in projects:
+            known = KnownProject(project.id, project, "ok")
+            self._book.claim([project.id])
+            self._book.record(known)
+            self._unconfirmed.add(project.id)
+            self._show(known)
+            self.post_message(self.Known(known, self._book.names()))
 
     def recount(self, project_ids: Iterable[str]) -> None:
         """Fetch these projects again: their counts moved."""
@@ -248,6 +265,11 @@ class ProjectSidebar(OptionList):
             self.notify("Added the project " + clean(project.name), markup=False)
 
     def _failed(self, project_id: str, error: Exception, adding: bool) -> None:
+        known = self._book.get(project_id)
+        if not adding and known is not None and known.project is not None:
+            if isinstance(error, AuthenticationError):
+                self.post_message(self.Failed(error, lambda: self._fetch(project_id)))
+            return  # what was known (from the cache, or an earlier fetch) stays
         if isinstance(error, AuthenticationError):
             again = lambda: self._fetch(project_id, adding=adding)  # noqa: E731
             self.post_message(self.Failed(error, again))

@@ -174,6 +174,15 @@ class StatusFilter(Widget):
             if wanted:
                 self._fetch(wanted)
 
+    def seed(
+        self, project_id: str | None, totals: Mapping[AnalysisStatus | None, int], age_s: float
+    ) -> None:
+        """Totals as the local cache kept them, `age_s` seconds old (stale once that is
+        past their time to live, and asked again like any missing)."""
+        for status, total in totals.items():
+            self._totals.put(ViewKey(project_id, status), total, age_s=age_s)
+        self._show()
+
     def recount(self, view: ViewKey) -> None:
         """Counts moved (a refresh saw a change): ask again for every total of the view's
         project but the view's own (its refresh brought that). The old numbers stay."""

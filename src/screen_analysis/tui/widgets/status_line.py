@@ -14,11 +14,12 @@ from screen_analysis.safe_text import clean
 
 
 class PagingStatus(NamedTuple):
-    """What the status line says: counts, and one of idle/loading/end/error."""
+    """What the status line says: counts, and one of idle/loading/end/error, or for rows
+    from the local cache cached/offline (`error` holds their words then)."""
 
     loaded: int = 0
     total: int | None = None
-    state: str = "loading"  # idle | loading | end | error
+    state: str = "loading"  # idle | loading | end | error | cached | offline
     error: str = ""
 
 
@@ -33,6 +34,8 @@ def describe(status: PagingStatus) -> tuple[str, str]:
         return counts, "end"
     if status.state == "error":
         return counts, f"{clean(status.error)} — r to retry"
+    if status.state in ("cached", "offline"):
+        return counts, clean(status.error)
     return counts, ""
 
 
@@ -44,6 +47,7 @@ class StatusLine(Widget):
         "status-line--error",
         "status-line--refresh",
         "status-line--new",
+        "status-line--offline",
     }
 
     DEFAULT_CSS = """
@@ -56,6 +60,7 @@ class StatusLine(Widget):
         & > .status-line--error { color: $error; text-style: bold; }
         & > .status-line--refresh { color: $foreground-muted; }
         & > .status-line--new { color: $accent; text-style: bold; }
+        & > .status-line--offline { color: $warning; text-style: bold; }
     }
     """
 
@@ -85,7 +90,9 @@ class StatusLine(Widget):
                 self.get_visual_style("status-line--new"),
             )
         if state:
-            part = "status-line--error" if self.status.state == "error" else "status-line--state"
+            part = {"error": "status-line--error", "offline": "status-line--offline"}.get(
+                self.status.state, "status-line--state"
+            )
             left += Content(" · ") + Content.styled(state, self.get_visual_style(part))
         gap = self.content_size.width - left.cell_length - len(self.refresh_state)
         if not self.refresh_state or gap < 2:

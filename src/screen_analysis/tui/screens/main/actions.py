@@ -1,5 +1,5 @@
 """What the main screen does with one analysis: copy its id or image address, open the image
-in a browser or full screen, and the dialogs those may need.
+in a browser or full screen, and the dialogs those may need; and finding a row by label.
 
 A part the screen composes (`MainScreen.on_analysis`): every method takes the analysis it
 acts on, so nothing here reaches into the screen's widgets; the host is only asked to show
@@ -15,8 +15,10 @@ from typing import Any, Protocol
 from textual.screen import Screen
 
 from screen_analysis.api.models import Analysis
+from screen_analysis.safe_text import clean, shorten
 from screen_analysis.tui.browser import has_graphical_browser, is_web_url, open_in_browser
 from screen_analysis.tui.widgets.screen_image import ImagePreviews
+from screen_analysis.tui.widgets.table import AnalysesTable
 
 
 class DialogHost(Protocol):
@@ -97,3 +99,39 @@ class AnalysisActions:
         from screen_analysis.tui.dialogs.show_url import ShowUrlDialog
 
         self._host.show(ShowUrlDialog(url, reason), copy_if_asked)
+
+
+class FindInRows:
+    """Find in the loaded labels (`/`, then `n` for the next match); the last query kept."""
+
+    def __init__(self, host: DialogHost) -> None:
+        """Ask and say things through `host`."""
+        self._host = host
+        self.query = ""
+
+    def ask(self, table: AnalysesTable) -> None:
+        """Ask for text to find, then go to the first row at or after the cursor with it."""
+        from screen_analysis.tui.dialogs.prompt import FindDialog
+
+        def found(query: str | None) -> None:
+            if query:
+                self.query = query
+                self._find(table, table.cursor_row)
+
+        self._host.show(FindDialog(self.query), found)
+
+    def next(self, table: AnalysesTable) -> None:
+        """The next row matching the last query (ask when there was none)."""
+        if self.query:
+            self._find(table, table.cursor_row + 1)
+        else:
+            self.ask(table)
+
+    def _find(self, table: AnalysesTable, start: int) -> None:
+        index = table.find(self.query, start)
+        if index is None:
+            shown = repr(shorten(clean(self.query)))
+            self._host.say("No loaded row has a label containing " + shown, "warning")
+            return
+        table.move_cursor(index)
+        table.focus()

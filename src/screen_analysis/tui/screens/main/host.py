@@ -21,9 +21,10 @@ T = TypeVar("T")
 class ScreenServices:
     """The services of one screen (its notifications, its workers, the app's screens)."""
 
-    def __init__(self, screen: Screen[Any]) -> None:
-        """Serve the parts of `screen`."""
+    def __init__(self, screen: Screen[Any], base_url: Callable[[], str]) -> None:
+        """Serve the parts of `screen`; `base_url` names the server problems are about."""
         self._screen = screen
+        self._base_url = base_url
 
     def say(self, text: str, severity: str = "information") -> None:
         """One notification (plain text)."""
@@ -52,3 +53,15 @@ class ScreenServices:
     def is_shown(self, screen: Screen[Any]) -> bool:
         """Whether `screen` is on top."""
         return self._screen.app.screen is screen
+
+    def say_problem(self, words: str) -> None:
+        """One error notification."""
+        self._screen.notify(words, severity="error", markup=False)
+
+    def show_unreachable(self, error: Exception, closed: Callable[[str | None], None]) -> None:
+        """The error screen for a server that cannot be reached (retry, or connect to
+        another server or the demo)."""
+        from screen_analysis.problems import explain
+        from screen_analysis.tui.dialogs.error import ErrorScreen
+
+        self._screen.app.push_screen(ErrorScreen(explain(error, self._base_url())), closed)

@@ -15,13 +15,10 @@ from screen_analysis.api.errors import APIConnectionError, AuthenticationError
 
 
 class ProblemHost(Protocol):
-    """What the desk needs of the screen it serves: words to the user and the two ways on."""
+    """What the desk needs of the screen it serves: words to the user, the error screen."""
 
     def say_problem(self, words: str) -> None:
         """One notification."""
-
-    def ask_for_key(self, detail: str) -> None:
-        """Ask the app for another key (the login screen over this one)."""
 
     def show_unreachable(self, error: Exception, closed: Callable[[str | None], None]) -> None:
         """The error screen for `error`; `closed` gets "retry", "connect" or None."""
@@ -30,9 +27,13 @@ class ProblemHost(Protocol):
 class ProblemDesk:
     """One problem shown at a time; refused work kept for the next key."""
 
-    def __init__(self, host: ProblemHost, connect: Callable[[], None]) -> None:
-        """Serve `host`; `connect` is what "connect elsewhere" on the error screen does."""
+    def __init__(
+        self, host: ProblemHost, ask_for_key: Callable[[str], None], connect: Callable[[], None]
+    ) -> None:
+        """Serve `host`; `ask_for_key` asks the app for another key (the login screen);
+        `connect` is what "connect elsewhere" on the error screen does."""
         self._host = host
+        self._ask_for_key = ask_for_key
         self._connect = connect
         self.open = False
         self._refused: list[Callable[[], None]] = []
@@ -48,7 +49,7 @@ class ProblemDesk:
             if not self.open:
                 self.open = True
                 said = "The server said: " + describe_error(error)
-                self._host.ask_for_key(said + ". Paste a valid key to go on.")
+                self._ask_for_key(said + ". Paste a valid key to go on.")
         elif isinstance(error, APIConnectionError) and not loaded:
             if not self.open:
                 self.open = True

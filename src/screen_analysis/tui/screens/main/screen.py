@@ -15,7 +15,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
@@ -24,14 +24,15 @@ from textual.message import Message
 from textual.screen import Screen
 
 from screen_analysis.api.current import CurrentClient
-from screen_analysis.api.models import Analysis, AnalysisItem
+from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisStatus, parse_status
+from screen_analysis.cache import LocalCache
 from screen_analysis.config import Settings
-from screen_analysis.safe_text import clean, shorten
+from screen_analysis.safe_text import clean
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.feed import Feed, RefreshSchedule, ViewKey
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.one import One
-from screen_analysis.tui.screens.main.actions import AnalysisActions
+from screen_analysis.tui.screens.main.actions import AnalysisActions, FindInRows
 from screen_analysis.tui.screens.main.host import ScreenServices
 from screen_analysis.tui.screens.main.insight import InsightActions
 from screen_analysis.tui.screens.main.keys import MAIN_KEYS
@@ -83,21 +84,23 @@ class MainScreen(Screen[None]):
         clock: Callable[[], datetime] = now_utc,
         previews: ImagePreviews | None = None,
         schedule: RefreshSchedule | None = None,
+        cache: LocalCache | None = None,
     ) -> None:
         """Browse with the client `current` holds; pinned projects from `settings`, others
         from `remembered`; auto-refresh every `refresh_interval` seconds (0: off) unless a
-        `schedule` is given; images through `previews`; `clock` tells the ages."""
+        `schedule` is given; images through `previews`; `clock` tells the ages; what was
+        seen is kept in `cache` and shown from it at once (None: no local cache)."""
         super().__init__()
-        self.feed = Feed(current)
+        self.feed = Feed(current, cache=cache)
         self.settings = settings
         self.remembered = remembered
         self._clock = clock
         self._previews = previews
         self._schedule = schedule or RefreshSchedule(refresh_interval)
-        self._find_query = ""
-        self.services = ScreenServices(self)
-        self.problems = ProblemDesk(self, self._change_connection)
+        self.services = ScreenServices(self, self._base_url)
+        self.problems = ProblemDesk(self.services, self._ask_for_key, self._change_connection)
         self.on_analysis = AnalysisActions(self.services, previews)
+        self.finder = FindInRows(self.services)
         self.insight = InsightActions(self.services, previews, clock)
 
     def compose(self) -> ComposeResult:
@@ -113,10 +116,25 @@ class MainScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        """List the known projects and open the first view."""
+        """List the known projects and open the first view (the cache's projects and totals
+        shown while they are asked again)."""
+        if self.feed.cache is not None:
+            self._seed(self.feed.cache)
         self.sidebar.want([*self.settings.projects, *self.remembered.ids])
         self.sidebar.mark_current(None)
         self.show_view(ViewKey())
+
+    @work(group="cache", exit_on_error=False)
+    async def _seed(self, cache: LocalCache) -> None:
+        projects = await asyncio.to_thread(cache.projects)
+        totals = await asyncio.to_thread(cache.totals, None)
+        self.sidebar.seed(project for project, _fetched in projects)
+        now = self._clock()
+        for raw, (total, fetched) in totals.items():
+            status = parse_status(raw)
+            if status is None or isinstance(status, AnalysisStatus):
+                age = max(0.0, (now - fetched).total_seconds())
+                self.status_filter.seed(None, {status: total}, age)
 
     @property
     def view(self) -> ViewKey:
@@ -245,21 +263,11 @@ class MainScreen(Screen[None]):
 
     # The problem desk's host
 
-    def say_problem(self, words: str) -> None:
-        """One error notification."""
-        self.notify(words, severity="error", markup=False)
+    def _base_url(self) -> str:
+        return self.feed.current.client.base_url if self.feed.current.connected else ""
 
-    def ask_for_key(self, detail: str) -> None:
-        """Ask the app for another key (the login screen over this one)."""
+    def _ask_for_key(self, detail: str) -> None:
         self.post_message(self.KeyRejected(self, detail))
-
-    def show_unreachable(self, error: Exception, closed: Callable[[str | None], None]) -> None:
-        """The error screen for a server that cannot be reached."""
-        from screen_analysis.problems import explain
-        from screen_analysis.tui.dialogs.error import ErrorScreen
-
-        base_url = self.feed.current.client.base_url if self.feed.current.connected else ""
-        self.app.push_screen(ErrorScreen(explain(error, base_url)), closed)
 
     def _change_connection(self) -> None:
         self.post_message(self.ChangeConnection())
@@ -318,31 +326,11 @@ class MainScreen(Screen[None]):
 
     def action_find(self) -> None:
         """Ask for text to find in the loaded labels."""
-        from screen_analysis.tui.dialogs.prompt import FindDialog
-
-        def found(query: str | None) -> None:
-            if query:
-                self._find_query = query
-                self._find(self.table.cursor_row)
-
-        self.services.show(FindDialog(self._find_query), found)
+        self.finder.ask(self.table)
 
     def action_find_next(self) -> None:
         """Find the next row matching the last search (ask when there was none)."""
-        if self._find_query:
-            self._find(self.table.cursor_row + 1)
-        else:
-            self.action_find()
-
-    def _find(self, start: int) -> None:
-        table = self.table
-        index = table.find(self._find_query, start)
-        if index is None:
-            shown = repr(shorten(clean(self._find_query)))
-            self.services.say("No loaded row has a label containing " + shown, "warning")
-            return
-        table.move_cursor(index)
-        table.focus()
+        self.finder.next(self.table)
 
     def _highlighted(self) -> Analysis | None:
         item = self.table.highlighted_item

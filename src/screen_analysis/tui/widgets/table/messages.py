@@ -5,10 +5,13 @@ Handlers are named as for messages declared inside the table (`on_analyses_table
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from textual.message import Message
 from textual.widget import Widget
 
-from screen_analysis.api.models import AnalysisItem
+from screen_analysis.api.models import Analysis, AnalysisItem
+from screen_analysis.tui.feed import ViewKey
 from screen_analysis.tui.widgets.table.order import SortOrder
 
 NAMESPACE = "analyses_table"
@@ -59,3 +62,53 @@ class Wanted(TableMessage, namespace=NAMESPACE):
     def __init__(self, table: Widget, rows: int) -> None:
         super().__init__(table)
         self.rows = rows
+
+
+# What the analyses pane posts (reached as `AnalysesPane.RowsArrived` and so on)
+
+
+class RowsArrived(Message):
+    """Rows were added to the table (their projects may be new)."""
+
+    def __init__(self, items: Sequence[AnalysisItem]) -> None:
+        super().__init__()
+        self.items = items
+
+    @property
+    def project_ids(self) -> list[str]:
+        """The projects of the rows, each once, in order."""
+        ids = (i.project_id for i in self.items if isinstance(i, Analysis))
+        return list(dict.fromkeys(p for p in ids if p))
+
+
+class Moved(Message):
+    """A refresh round saw rows arrive or change, or the view's total move: counts
+    elsewhere are worth reading again (`project_ids`: the projects touched)."""
+
+    def __init__(self, view: ViewKey, project_ids: frozenset[str]) -> None:
+        super().__init__()
+        self.view = view
+        self.project_ids = project_ids
+
+
+class TotalSeen(Message):
+    """The server said how many analyses a view holds (with a page of it)."""
+
+    def __init__(self, view: ViewKey, total: int) -> None:
+        super().__init__()
+        self.view = view
+        self.total = total
+
+
+class Failed(Message):
+    """A request of the pane failed. `again` asks it again; `words` say it for a person;
+    `loaded` whether the view had shown rows before."""
+
+    def __init__(
+        self, error: Exception, again: Callable[[], None], words: str, loaded: bool
+    ) -> None:
+        super().__init__()
+        self.error = error
+        self.again = again
+        self.words = words
+        self.loaded = loaded

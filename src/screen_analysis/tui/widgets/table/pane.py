@@ -14,11 +14,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import TypeAlias
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.message import Message
 
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.models import Analysis, AnalysisItem
@@ -32,10 +32,12 @@ from screen_analysis.tui.feed import (
     RefreshSchedule,
     ViewKey,
 )
-from screen_analysis.tui.feed.load_all import LoadProgress, load_rest
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.widgets.status_line import PagingStatus, StatusLine
 from screen_analysis.tui.widgets.table.live import RefreshTimer
+from screen_analysis.tui.widgets.table.messages import Failed, Moved, RowsArrived, TotalSeen
+from screen_analysis.tui.widgets.table.offline import OfflineWatch, unreachable
+from screen_analysis.tui.widgets.table.rest import RestLoader
 from screen_analysis.tui.widgets.table.table import AnalysesTable
 
 EMPTY_VIEW = "No analyses match this project and status."
@@ -44,48 +46,10 @@ EMPTY_VIEW = "No analyses match this project and status."
 class AnalysesPane(Vertical):
     """The table of one view and its status line; pages, refreshes and loads its rows."""
 
-    class RowsArrived(Message):
-        """Rows were added to the table (their projects may be new)."""
-
-        def __init__(self, items: Sequence[AnalysisItem]) -> None:
-            super().__init__()
-            self.items = items
-
-        @property
-        def project_ids(self) -> list[str]:
-            """The projects of the rows, each once, in order."""
-            ids = (i.project_id for i in self.items if isinstance(i, Analysis))
-            return list(dict.fromkeys(p for p in ids if p))
-
-    class Moved(Message):
-        """A refresh round saw rows arrive or change, or the view's total move: counts
-        elsewhere are worth reading again (`project_ids`: the projects touched)."""
-
-        def __init__(self, view: ViewKey, project_ids: frozenset[str]) -> None:
-            super().__init__()
-            self.view = view
-            self.project_ids = project_ids
-
-    class TotalSeen(Message):
-        """The server said how many analyses a view holds (with a page of it)."""
-
-        def __init__(self, view: ViewKey, total: int) -> None:
-            super().__init__()
-            self.view = view
-            self.total = total
-
-    class Failed(Message):
-        """A request of the pane failed. `again` asks it again; `words` say it for a person;
-        `loaded` whether the view had shown rows before."""
-
-        def __init__(
-            self, error: Exception, again: Callable[[], None], words: str, loaded: bool
-        ) -> None:
-            super().__init__()
-            self.error = error
-            self.again = again
-            self.words = words
-            self.loaded = loaded
+    RowsArrived: TypeAlias = RowsArrived
+    Moved: TypeAlias = Moved
+    TotalSeen: TypeAlias = TotalSeen
+    Failed: TypeAlias = Failed
 
     def __init__(
         self,
@@ -102,7 +66,14 @@ class AnalysesPane(Vertical):
         self._keep_id: tuple[int, str | None] | None = None  # (generation, id) of a reload
         self._generation = 0
         self._ever_loaded = False
+        self._fresh_at: datetime | None = None  # when the server last confirmed the rows
         self._rounds = RefreshTimer(schedule, self.set_timer, self._start_round, self._show_state)
+        self._rest = RestLoader(
+            self, source, self._rest_arrived, self._rest_failed, self._update_status
+        )
+        self._watch = OfflineWatch(
+            self.set_timer, self._retry_round, self._update_status, clock, schedule.clock
+        )
 
     def compose(self) -> ComposeResult:
         """The table, then the status line under it."""
@@ -125,16 +96,6 @@ class AnalysesPane(Vertical):
         return self.query_one(StatusLine)
 
     @property
-    def view(self) -> ViewKey:
-        """The (project, status) shown."""
-        return self._source.view
-
-    @property
-    def schedule(self) -> RefreshSchedule:
-        """When auto-refreshes run."""
-        return self._rounds.schedule
-
-    @property
     def refreshing(self) -> bool:
         """Whether an auto-refresh round is under way (until its answer is applied)."""
         return self._rounds.running
@@ -147,12 +108,18 @@ class AnalysesPane(Vertical):
     @property
     def loading_all(self) -> bool:
         """Whether the rest of the view is being loaded (`L`)."""
-        return self._worker_running("load-all")
+        return self._rest.running
 
     @property
     def busy(self) -> bool:
         """Whether a request of the pane is under way."""
-        return self._source.loading or self._rounds.running or self.loading_all
+        loading = self._source.loading or self._worker_running("page")
+        return loading or self._rounds.running or self.loading_all or self._watch.retrying
+
+    @property
+    def offline(self) -> bool:
+        """Whether the server cannot be reached and the rows shown are the cache's."""
+        return self._watch.offline
 
     def _worker_running(self, group: str) -> bool:
         return any(w.node is self and w.group == group and not w.is_finished for w in self.workers)
@@ -162,16 +129,25 @@ class AnalysesPane(Vertical):
     def show(self, key: ViewKey) -> None:
         """Show `key`'s analyses from the first page (the old view's request is dropped)."""
         self.stop_load_all(quiet=True)
-        table = self.table
-        table.empty_message = "Loading…"
-        table.can_grow = False
+        table, self._keep_id = self.table, None
+        table.empty_message, table.can_grow = "Loading…", False
         table.set_items([])
-        self._keep_id = None
-        self._run(self._source.open(key))
+        load = self._source.open(key)
+        self._generation = load.generation
+        self._watch.showing_cached_none()
+        if self._watch.offline:
+            self._source.cancelled(load)  # no request while offline: the retries ask
+            self._paint_offline(key, load.generation)
+        else:
+            self._load(load, cached=True)
+        self._update_status()
 
     def reload(self) -> None:
-        """Retry what failed, or reload the view keeping the highlighted analysis (also when
-        the server refused a page cursor: the listing restarts from the top)."""
+        """Retry what failed (offline: retry at once), else reload the view keeping the
+        highlighted analysis (also after a refused page cursor: from the top)."""
+        if self._watch.offline and not self._watch.retrying:
+            self._watch.retry_now()
+            return
         self.stop_load_all(quiet=True)
         source = self._source
         load = None if source.cursor_refused else source.retry()
@@ -208,8 +184,15 @@ class AnalysesPane(Vertical):
             self._run(load)
 
     @work(exclusive=True, group="page", exit_on_error=False)
-    async def _load(self, load: PageLoad) -> None:
-        """One page, or for a reload the pages up to the rows that were loaded."""
+    async def _load(self, load: PageLoad, *, cached: bool = False) -> None:
+        """One page, or for a reload the pages up to the rows that were loaded. With
+        `cached` (a view just opened), the rows the cache kept are painted first, and the
+        server is asked for as many, to replace them as a whole."""
+        if cached:
+            view = await asyncio.to_thread(self._source.cached, load.key)
+            if view is not None and view.items and load.generation == self._generation:
+                self._paint_cached(view.items, view.fetched_at)
+                load = self._source.widen(load, len(view.items))
         try:
             batch = await self._source.load(load)
         except asyncio.CancelledError:
@@ -229,9 +212,16 @@ class AnalysesPane(Vertical):
         table = self.table
         table.can_grow = not source.done and source.error is None
         table.total = source.total
+        self._fresh_at = self._clock()
         if accepted.replace:
             keep = self._keep_id
             keep_id = keep[1] if keep and keep[0] == batch.load.generation else None
+            if self._watch.stale:  # the cache's rows are replaced: the pick stays
+                keep_id = table.highlighted_id
+            was_offline = self._watch.offline
+            self._watch.confirmed()
+            if was_offline:
+                self._rounds.arm()
             table.set_items(accepted.items, keep_id=keep_id)
             if not accepted.items:
                 table.empty_message = EMPTY_VIEW
@@ -251,6 +241,13 @@ class AnalysesPane(Vertical):
         if not self._source.fail(load, error):
             return  # a failure of a view that is gone
         self.table.can_grow = False
+        if unreachable(error) and (self._watch.stale or self._ever_loaded):
+            self._go_offline()  # the rows on screen stay; retries follow
+            return
+        if self._watch.stale:  # a refused key (or any other failure) never sees the cache
+            self._watch.confirmed()
+            self.table.set_items([])
+            self.table.empty_message = "Nothing to show: " + describe_error(error)
         self._update_status()
         if self._source.cursor_refused:
             words = "The server refused the page cursor: " + describe_error(error)
@@ -262,7 +259,56 @@ class AnalysesPane(Vertical):
     def _update_status(self) -> None:
         state, error = self._source.paging_state()
         loaded = len(self.table.items)
-        self.status_line.status = PagingStatus(loaded, self._source.total, state, error)
+        stale = self._watch.words()
+        if stale is not None:
+            state, error = stale
+        for status_line in self.query(StatusLine):
+            status_line.status = PagingStatus(loaded, self._source.total, state, error)
+
+    # Cached and offline rows
+
+    def _paint_cached(self, items: Sequence[AnalysisItem], fetched_at: datetime) -> None:
+        """Rows from the local cache, at once, while the server is asked."""
+        self._watch.showing_cached(fetched_at)
+        table = self.table
+        table.set_items(items, keep_id=table.highlighted_id)
+        self.post_message(self.RowsArrived(items))
+        self._update_status()
+
+    @work(exclusive=True, group="page", exit_on_error=False)
+    async def _paint_offline(self, key: ViewKey, generation: int) -> None:
+        """Offline, another view: its kept rows, or those of the project's unfiltered view
+        with its status (said so); the retries ask the server."""
+        view = await asyncio.to_thread(self._source.cached_matching, key)
+        if generation != self._generation:
+            return
+        if view is None or not view.items:
+            self.table.empty_message = "Nothing of this view is kept in the local cache."
+            self._update_status()
+            return
+        filtered = view.total is None and key.status is not None
+        note = f"{format_count(len(view.items))} with this status" if filtered else ""
+        self._watch.showing_cached(view.fetched_at, note)
+        self.table.set_items(view.items)
+        self.post_message(self.RowsArrived(view.items))
+        self._update_status()
+
+    def _go_offline(self) -> None:
+        """The server cannot be reached: the rows stay, refresh rounds stop, retries begin."""
+        self._rounds.stop()
+        self._show_state("auto-refresh waits (offline)")
+        self._watch.went_offline(self._fresh_at)
+        self._update_status()
+
+    def _retry_round(self) -> bool:
+        """A retry while offline: read the view again (its answer brings the app back)."""
+        source = self._source
+        if source.loading:
+            return False
+        load = source.retry() or source.reload()
+        self._keep_id = (load.generation, self.table.highlighted_id)
+        self._run(load)
+        return True
 
     def _unseen_changed(self, count: int) -> None:
         self.status_line.unseen = count
@@ -271,52 +317,22 @@ class AnalysesPane(Vertical):
 
     def load_all(self) -> None:
         """Load every remaining page of the view (unless at the end or already loading)."""
-        source = self._source
-        if self.loading_all:
-            self.notify("Already loading the rest; Esc stops.", markup=False)
-        elif source.done:
-            self.notify(f"All {format_count(source.loaded)} rows are loaded.", markup=False)
-        elif source.loading:
-            self.notify("A page is loading; try again in a moment.", markup=False)
-        else:
-            self._load_rest()
-            self.notify("Loading the rest of the view… Esc stops.", markup=False)
+        self._rest.start()
 
     def stop_load_all(self, *, quiet: bool = False) -> bool:
         """Stop a load of the rest under way (the rows that arrived stay); False when none."""
-        if not self.loading_all:
-            return False
-        for worker in self.workers:
-            if worker.node is self and worker.group == "load-all":
-                worker.cancel()
-        if not quiet:
-            self.notify(
-                f"Stopped with {format_count(self._source.loaded)} rows loaded.", markup=False
-            )
-        self._update_status()
-        return True
+        return self._rest.stop(quiet=quiet)
 
-    @work(exclusive=True, group="load-all", exit_on_error=False)
-    async def _load_rest(self) -> None:
-        try:
-            progress = await load_rest(self._source, self._rest_arrived)
-        except asyncio.CancelledError:
-            raise
-        except Exception as error:
-            self._update_status()
-            words = "Loading the rest stopped: " + describe_error(error) + " — r retries"
-            self.post_message(self.Failed(error, self.load_all, words, self._ever_loaded))
-            return
-        self._update_status()
-        self.notify(progress.describe(), markup=False)
-
-    def _rest_arrived(self, accepted: Accepted, progress: LoadProgress) -> None:
+    def _rest_arrived(self, accepted: Accepted) -> None:
         items = accepted.items
         self.table.append_items(items)
         self.table.can_grow = not self._source.done
         if items:
             self.post_message(self.RowsArrived(items))
         self._update_status()
+
+    def _rest_failed(self, error: Exception, words: str) -> None:
+        self.post_message(self.Failed(error, self.load_all, words, self._ever_loaded))
 
     # Auto-refresh
 
@@ -325,8 +341,12 @@ class AnalysesPane(Vertical):
         self._rounds.toggle()
 
     def hold_refresh(self, reason: str, held: bool) -> None:
-        """Hold refreshes for `reason` ("focus", "suspended") or release them."""
-        self._rounds.hold(reason, held)
+        """Hold refreshes (and offline retries) for `reason` ("focus", "suspended") or
+        release them."""
+        if self._watch.offline:
+            self._watch.hold(reason, held)
+        else:
+            self._rounds.hold(reason, held)
 
     def refresh_now(self) -> None:
         """Start a refresh round now (unless one is under way)."""
@@ -354,8 +374,12 @@ class AnalysesPane(Vertical):
             raise
         except Exception as error:
             self._rounds.ended(ok=False)
-            self.post_message(self.Failed(error, lambda: None, "", self._ever_loaded))
+            if unreachable(error):
+                self._go_offline()
+            else:
+                self.post_message(self.Failed(error, lambda: None, "", self._ever_loaded))
             return
+        self._fresh_at = self._clock()
         refreshed = self._source.apply_refresh(result)
         note = ""
         if refreshed is not None:

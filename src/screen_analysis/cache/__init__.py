@@ -1,0 +1,8 @@
+"""The local SQLite copy of what the user saw (headless): views, projects and totals of one
+server and profile, so the app paints at once and works offline, and the command line can
+read what was seen (`--offline`). See `store.LocalCache`."""
+
+from screen_analysis.cache.schema import default_cache_path
+from screen_analysis.cache.store import CachedView, CacheScope, LocalCache
+
+__all__ = ["CacheScope", "CachedView", "LocalCache", "default_cache_path"]

@@ -1,0 +1,350 @@
+"""`LocalCache`: the local copy of what the user saw on one server, with one profile.
+
+Reads are quick (indexed) and meant for a thread (`asyncio.to_thread`); writes never block
+the caller: they are queued to one writer thread that applies them in batches, one
+transaction a batch, then keeps the cache within its bounds. `close()` lets the writer
+finish and joins it, so nothing writes while the interpreter exits. Never the API key: only
+analyses, projects and totals as the API sent them, each with when it was fetched.
+
+A cache that cannot be used (locked by another program, a disk that refuses it, damage
+found while running) says so once in `warning` and from then on reads nothing and writes
+nothing: the app runs as without a cache.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from screen_analysis.api.models import AnalysisItem, Project
+from screen_analysis.api.parsing import parse_item
+from screen_analysis.cache import writes
+from screen_analysis.cache.schema import CacheUnusable, default_cache_path, open_database
+from screen_analysis.cache.writes import ALL
+
+DEFAULT_MAX_ANALYSES = 50_000
+DEFAULT_MAX_MB = 200.0
+Write = Callable[[sqlite3.Connection, int, float], None]
+
+
+class CacheScope(NamedTuple):
+    """Whose data: one server (its base URL, or "demo" for the embedded one) and one profile
+    ("" for the top level of the config)."""
+
+    base_url: str
+    profile: str = ""
+
+
+class CachedView(NamedTuple):
+    """A view as it was last seen: its rows in the server's order, its total, whether its
+    last page was loaded, and when it was fetched (UTC)."""
+
+    items: list[AnalysisItem]
+    total: int | None
+    done: bool
+    fetched_at: datetime
+
+
+def _key(value: object) -> str:
+    return ALL if value is None else str(value)
+
+
+def _when(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, UTC)
+
+
+class LocalCache:
+    """The cache of one scope in the database at `path` (the user's, by default)."""
+
+    def __init__(
+        self,
+        scope: CacheScope,
+        *,
+        path: Path | None = None,
+        max_analyses: int = DEFAULT_MAX_ANALYSES,
+        max_mb: float = DEFAULT_MAX_MB,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        """Open (or start) the cache; a problem is one line in `warning`, never an error."""
+        self.path = path or default_cache_path()
+        self.scope = scope
+        self.max_analyses = max_analyses
+        self.max_bytes = int(max_mb * 1024 * 1024)
+        self.clock = clock
+        self.warning: str | None = None
+        self._lock = threading.Lock()
+        self._queue: queue.Queue[Write | None] = queue.Queue()
+        self._writer: threading.Thread | None = None
+        self._db: sqlite3.Connection | None = None
+        self._on = False
+        try:
+            self._db, self.warning = open_database(self.path)
+            self._scope = writes.scope_id(self._db, scope.base_url, scope.profile)
+        except (CacheUnusable, sqlite3.Error) as exc:
+            self._db = None
+            self.warning = f"The local cache is off for this run: {exc}"
+            return
+        self._on = True
+        self._writer = threading.Thread(target=self._write_loop, name="cache-writer")
+        self._writer.start()
+
+    @property
+    def usable(self) -> bool:
+        """Whether the cache reads and writes (False: it is off for this run)."""
+        return self._db is not None and self._on
+
+    # Reads (quick; call them from a thread)
+
+    def view(self, project_id: str | None, status: object) -> CachedView | None:
+        """The rows of a view as last seen, or None when it was never kept."""
+        found: CachedView | None = self._read(
+            lambda db: self._view(db, _key(project_id), _key(status))
+        )
+        return found
+
+    def matching(self, project_id: str | None, status: object) -> CachedView | None:
+        """Offline filtering: the rows of the project's unfiltered view that have `status`
+        (None when that view was never kept)."""
+        whole = self.view(project_id, None)
+        if whole is None or status is None:
+            return whole
+        wanted = str(status)
+        items = [i for i in whole.items if str(getattr(i, "status", "")) == wanted]
+        return CachedView(items, None, whole.done, whole.fetched_at)
+
+    def analyses(self, project_id: str | None) -> list[AnalysisItem]:
+        """Every analysis kept for a project (None: all projects), newest first."""
+
+        def read(db: sqlite3.Connection) -> list[AnalysisItem]:
+            rows = db.execute("SELECT raw FROM analyses WHERE scope = ?", (self._scope,))
+            items = [parse_item(json.loads(raw)) for (raw,) in rows]
+            if project_id is not None:
+                items = [i for i in items if getattr(i, "project_id", None) == project_id]
+            return sorted(items, key=_newest_first)
+
+        return self._read(read) or []
+
+    def projects(self) -> list[tuple[Project, datetime]]:
+        """The projects kept, each with when it was fetched."""
+
+        def read(db: sqlite3.Connection) -> list[tuple[Project, datetime]]:
+            rows = db.execute(
+                "SELECT raw, fetched_at FROM projects WHERE scope = ? ORDER BY id", (self._scope,)
+            )
+            found = []
+            for raw, fetched in rows:
+                try:
+                    found.append((Project.model_validate(json.loads(raw)), _when(fetched)))
+                except ValueError:
+                    continue  # a row this version cannot read: left out
+            return found
+
+        return self._read(read) or []
+
+    def totals(self, project_id: str | None) -> dict[str | None, tuple[int, datetime]]:
+        """The totals kept for a project's status filters ("" → None: all statuses)."""
+
+        def read(db: sqlite3.Connection) -> dict[str | None, tuple[int, datetime]]:
+            rows = db.execute(
+                "SELECT status, total, fetched_at FROM totals WHERE scope = ? AND project = ?",
+                (self._scope, _key(project_id)),
+            )
+            return {(s or None): (total, _when(at)) for s, total, at in rows}
+
+        return self._read(read) or {}
+
+    def _view(self, db: sqlite3.Connection, project: str, status: str) -> CachedView | None:
+        found = db.execute(
+            "SELECT id, total, done, fetched_at FROM views"
+            " WHERE scope = ? AND project = ? AND status = ?",
+            (self._scope, project, status),
+        ).fetchone()
+        if found is None:
+            return None
+        view, total, done, fetched = found
+        rows = db.execute(
+            "SELECT a.raw FROM view_rows r JOIN analyses a ON a.scope = ? AND a.id = r.analysis"
+            " WHERE r.view = ? ORDER BY r.position",
+            (self._scope, view),
+        )
+        items = [parse_item(json.loads(raw)) for (raw,) in rows]
+        self._queue.put(lambda db, _scope, now: _touch(db, view, now))
+        return CachedView(items, total, bool(done), _when(fetched))
+
+    def _read(self, read: Callable[[sqlite3.Connection], Any]) -> Any:
+        db = self._db
+        if db is None or not self._on:
+            return None
+        try:
+            with self._lock:
+                return read(db)
+        except sqlite3.Error as exc:
+            self._broken(exc)
+            return None
+
+    # Writes (queued; they never block)
+
+    def store_page(
+        self,
+        project_id: str | None,
+        status: object,
+        items: Sequence[AnalysisItem],
+        *,
+        total: int | None,
+        done: bool,
+        first: bool,
+    ) -> None:
+        """A page of a view as loaded: with `first`, the view's rows replaced by it as a
+        whole; else appended (a page the user scrolled to)."""
+        view = (_key(project_id), _key(status))
+        rows = list(items)
+        self._put(
+            lambda db, scope, now: writes.store_rows(
+                db, scope, view, rows, total=total, done=done, first=first, now=now
+            )
+        )
+
+    def store_arrivals(
+        self,
+        project_id: str | None,
+        status: object,
+        items: Sequence[AnalysisItem],
+        total: int | None,
+    ) -> None:
+        """Rows that arrived above a view's first row, newest first."""
+        view = (_key(project_id), _key(status))
+        rows = list(items)
+        self._put(
+            lambda db, scope, now: writes.store_arrivals(
+                db, scope, view, rows, total=total, now=now
+            )
+        )
+
+    def store_updates(
+        self, project_id: str | None, status: object, items: Sequence[AnalysisItem]
+    ) -> None:
+        """New states of analyses already kept, from a refresh of a view (which confirms
+        the view's rows as of now)."""
+        view = (_key(project_id), _key(status))
+        rows = list(items)
+        self._put(lambda db, scope, now: writes.store_updates(db, scope, view, rows, now))
+
+    def store_project(self, project: Project) -> None:
+        """A project as fetched."""
+        self._put(lambda db, scope, now: writes.store_project(db, scope, project, now))
+
+    def store_totals(self, project_id: str | None, totals: Mapping[Any, int]) -> None:
+        """Totals per status of a project (status None: all)."""
+        by_status = writes.statuses(totals)
+        project = _key(project_id)
+        self._put(lambda db, scope, now: writes.store_totals(db, scope, project, by_status, now))
+
+    def _put(self, write: Write) -> None:
+        if self.usable:
+            self._queue.put(write)
+
+    def flush(self) -> None:
+        """Wait until every write asked for so far is in the database."""
+        if self._writer is not None and self._writer.is_alive():
+            self._queue.join()
+
+    def close(self) -> None:
+        """Finish the writes asked for, stop the writer, close the database."""
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            self._queue.put(None)
+            writer.join()
+        db, self._db = self._db, None
+        self._on = False
+        if db is not None:
+            with self._lock:
+                db.close()
+
+    def _write_loop(self) -> None:
+        while True:
+            batch = [self._queue.get()]
+            while not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            stop = None in batch
+            try:
+                self._apply([write for write in batch if write is not None])
+            finally:
+                for _ in batch:
+                    self._queue.task_done()
+            if stop:
+                return
+
+    def _apply(self, batch: list[Write]) -> None:
+        db = self._db
+        if db is None or not self._on or not batch:
+            return
+        now = self.clock()
+        try:
+            with self._lock:
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    for write in batch:
+                        write(db, self._scope, now)
+                    writes.keep_within(db, max_analyses=self.max_analyses, max_bytes=self.max_bytes)
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+                db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self._broken(exc)
+
+    def _broken(self, exc: sqlite3.Error) -> None:
+        """Damage or a lock found while running: the cache is off from now on."""
+        if self.warning is None:
+            self.warning = f"The local cache {self.path} is off for this run: {exc}"
+        self._on = False
+
+
+def _touch(db: sqlite3.Connection, view: int, now: float) -> None:
+    db.execute("UPDATE views SET viewed_at = ? WHERE id = ?", (now, view))
+
+
+def _newest_first(item: AnalysisItem) -> tuple[float, str]:
+    created = getattr(item, "created_at", None)
+    stamp = created.timestamp() if isinstance(created, datetime) else 0.0
+    return -stamp, item.id or ""
+
+
+def clear_scope(path: Path, scope: CacheScope | None) -> int:
+    """Forget one scope's data (None: everything) in the database at `path`, and give the
+    space back; how many analyses were forgotten."""
+    from screen_analysis.cache.schema import connect
+
+    db = connect(path)
+    try:
+        if scope is None:
+            forgotten = db.execute("SELECT count(*) FROM analyses").fetchone()[0]
+            for table in ("view_rows", "views", "analyses", "projects", "totals", "scopes"):
+                db.execute(f"DELETE FROM {table}")  # our own table names
+        else:
+            found = db.execute(
+                "SELECT id FROM scopes WHERE base_url = ? AND profile = ?", scope
+            ).fetchone()
+            if found is None:
+                return 0
+            (sid,) = found
+            forgotten = db.execute(
+                "SELECT count(*) FROM analyses WHERE scope = ?", (sid,)
+            ).fetchone()[0]
+            db.execute(
+                "DELETE FROM view_rows WHERE view IN (SELECT id FROM views WHERE scope = ?)", (sid,)
+            )
+            for table in ("views", "analyses", "projects", "totals"):
+                db.execute(f"DELETE FROM {table} WHERE scope = ?", (sid,))
+            db.execute("DELETE FROM scopes WHERE id = ?", (sid,))
+        db.execute("VACUUM")
+        return int(forgotten)
+    finally:
+        db.close()
