@@ -158,6 +158,7 @@ async def test_read_timeout_is_retried_then_a_timeout_error(
     with pytest.raises(APITimeoutError) as caught:
         await client.list_analyses()
     assert isinstance(caught.value, APIConnectionError)
+    assert not caught.value.answered, "no status line came: the server counts as unreachable"
     assert str(caught.value) == (
         "GET /v1/analyses?limit=20: timed out: read timeout after 0.05 s (after 3 attempts)"
     )
@@ -171,6 +172,7 @@ async def test_refused_connection_is_retried_then_a_connection_error(
     with pytest.raises(APIConnectionError) as caught:
         await make_client(base_url="http://127.0.0.1:9").get_project("proj_1")
     assert str(caught.value).startswith("GET /v1/projects/proj_1: connection failed: ")
+    assert not caught.value.answered
     assert str(caught.value).endswith("(after 3 attempts)")
     assert sleeps.delays == [0.5, 1.0]
 
@@ -206,6 +208,7 @@ async def test_a_connection_reset_mid_body_is_retried_then_one_line(
         "GET /v1/analyses?limit=20: connection failed: connection lost while reading the "
         "response ([Errno 104] Connection reset by peer) (after 3 attempts)"
     )
+    assert caught.value.answered, "the answer began: the server was reached"
     assert transport.calls == 3 and sleeps.delays == [0.5, 1.0]
 
 

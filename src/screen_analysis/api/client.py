@@ -353,20 +353,23 @@ class ScreenAnalysisClient:
         """One attempt, following redirects within the same origin only."""
         for _hop in range(MAX_REDIRECTS + 1):
             outgoing = self._http.build_request("GET", url, headers=self._headers())
+            answered = False  # the status line came: a failure after it is this answer's
             try:
                 async with asyncio.timeout(self.timeouts.total):
                     response = await self._http.send(outgoing, stream=True)
+                    answered = True
                     try:
                         body = await read_capped(response, self.max_response_bytes, request)
                     finally:
                         await response.aclose()
             except httpx.TimeoutException as exc:
-                raise timeout_error(exc, request, self.timeouts) from exc
+                raise timeout_error(exc, request, self.timeouts, answered=answered) from exc
             except TimeoutError as exc:  # the attempt as a whole ran past `total`
                 message = f"no complete response within {self.timeouts.total:g} s"
-                raise APITimeoutError(message, request=request) from exc
+                raise APITimeoutError(message, request=request, answered=answered) from exc
             except httpx.TransportError as exc:
-                raise APIConnectionError(transport_message(exc), request=request) from exc
+                message = transport_message(exc)
+                raise APIConnectionError(message, request=request, answered=answered) from exc
             except httpx.DecodingError as exc:
                 raise InvalidResponseError(
                     f"body could not be decoded: {exc}", request=request

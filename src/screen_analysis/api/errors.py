@@ -117,7 +117,15 @@ class RedirectError(APIError):
 
 
 class APIConnectionError(ScreenAnalysisError):
-    """The request did not get a complete response: refused, reset, DNS, proxy, TLS."""
+    """The request did not get a complete response: refused, reset, DNS, proxy, TLS.
+
+    `answered` is True when the server had begun its answer (its status line came) before
+    the failure: it was reached, so the trouble is this answer, not the way to the server.
+    """
+
+    def __init__(self, message: str, *, request: str | None = None, answered: bool = False) -> None:
+        super().__init__(message, request=request)
+        self.answered = answered
 
     @property
     def detail(self) -> str:

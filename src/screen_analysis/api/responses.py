@@ -63,13 +63,16 @@ def status_error(response: httpx.Response, body: bytes, request: str) -> ScreenA
     )
 
 
-def timeout_error(exc: httpx.TimeoutException, request: str, timeouts: Timeouts) -> APITimeoutError:
+def timeout_error(
+    exc: httpx.TimeoutException, request: str, timeouts: Timeouts, *, answered: bool
+) -> APITimeoutError:
     """The timeout error, naming the phase that ran out and its limit."""
     phase = next((name for cls, name in _TIMEOUT_PHASES.items() if isinstance(exc, cls)), None)
     if phase is None:
-        return APITimeoutError("no response in time", request=request)
+        return APITimeoutError("no response in time", request=request, answered=answered)
     limit = getattr(timeouts, phase)
-    return APITimeoutError(f"{phase} timeout after {limit:g} s", request=request)
+    message = f"{phase} timeout after {limit:g} s"
+    return APITimeoutError(message, request=request, answered=answered)
 
 
 def transport_message(exc: httpx.TransportError) -> str:

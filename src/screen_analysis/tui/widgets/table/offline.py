@@ -23,8 +23,9 @@ RETRY_CAP_S = 300.0
 
 def unreachable(error: BaseException) -> bool:
     """Whether `error` means the server cannot be reached now (refused, DNS, timeout, TLS):
-    the cases where the cache stands in. A refused key never is."""
-    return isinstance(error, APIConnectionError)
+    the cases where the cache stands in. A refused key never is, nor an answer that began
+    and broke off (cut short, reset, too slow): that server is there, and says why."""
+    return isinstance(error, APIConnectionError) and not error.answered
 
 
 def data_time(when: datetime, now: datetime) -> str:
