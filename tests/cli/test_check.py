@@ -1,5 +1,6 @@
 """`screen-analysis check` against the reference server: exit codes, the explanation, the
-baseline round trip, config tables, bad input before any request, one walk of the pages."""
+baseline round trip, config tables, bad input before any request, one walk of the pages,
+an unknown project as not found."""
 
 from __future__ import annotations
 
@@ -199,6 +200,17 @@ def one_line(result) -> str:
     ("args", "says"),
     [
         (["--min", "delight=3"], "unknown criterion 'delight'"),
+        (["--min-score", "-5"], "--min-score: points must be ≥ 0 (a minimum below 0 would"),
+        (["--min", "color_contrast=-1"], "--min color_contrast: points must be ≥ 0"),
+        (["--min-score", "nan"], "--min-score: expected a finite number, got 'nan'"),
+        (["--min", "color_contrast=inf"], "--min color_contrast: expected a finite number"),
+        (["--max-drop", "-1", "--baseline-since", "7d"], "--max-drop: points must be ≥ 0"),
+        (["--max-drop", "inf", "--baseline-since", "7d"], "--max-drop: expected a finite"),
+        (
+            ["--min", "color_contrast=50", "--min", "color_contrast=60"],
+            "--min: color_contrast given twice (50 and 60)",
+        ),
+        (["--min", "color-contrast=5", "--min", "Color_Contrast=5"], "color_contrast given twice"),
         (["--min-score", "high"], "--min-score: expected a number, got 'high'"),
         (["--max-failed", "12 percent"], "--max-failed: expected a number"),
         (["--min-score", "1", "--since", "last week"], "--since: expected a date"),
@@ -248,7 +260,60 @@ def test_api_failures_keep_their_exit_codes(fresh_demo_server, against, invoke) 
     assert result.exit_code == 5 and one_line(result)
 
 
-def test_an_unknown_project_is_an_empty_scope_that_fails(server, invoke) -> None:
-    result = invoke("check", "--project-id", "proj_nope", "--min-score", "1", "--min-count", "1")
-    assert result.exit_code == 6
-    assert "no completed analysis in scope has a score" in result.stdout
+def project_requests(server: DemoServer) -> list[str]:
+    return [r.path for r in server.request_log if r.path.startswith("/v1/projects/")]
+
+
+@pytest.mark.parametrize("wait", [[], ["--wait", "--timeout", "5"]])
+def test_an_unknown_project_is_not_found_as_projects_get_says(server, invoke, wait) -> None:
+    shown = invoke("projects", "get", "proj_nope")
+    assert shown.exit_code == 4
+    before = len(project_requests(server))
+    result = invoke("check", "--project-id", "proj_nope", "--min-score", "1", *wait)
+    assert result.exit_code == 4
+    assert one_line(result) == one_line(shown)  # the one error path: same words, same code
+    assert result.stdout == ""  # no assertion was judged
+    assert project_requests(server)[before:] == ["/v1/projects/proj_nope"]
+
+
+def test_a_known_project_costs_no_extra_request(server, invoke) -> None:
+    project = server.store.projects()[0].id
+    assert invoke("check", "--project-id", project, "--min-score", "1").exit_code == 0
+    assert invoke("check", "--min-score", "1").exit_code == 0
+    assert project_requests(server) == []
+
+
+def test_an_empty_known_project_is_an_empty_scope_that_fails(against, invoke) -> None:
+    with DemoServer(demo_config(analyses=0)) as empty:
+        against(empty.base_url, empty.api_key)
+        project = empty.store.projects()[0].id
+        result = invoke("check", "--project-id", project, "--min-score", "1")
+        assert result.exit_code == 6, result.stderr
+        assert "no completed analysis in scope has a score" in result.stdout
+        assert project_requests(empty) == [f"/v1/projects/{project}"]  # one look, no more
+
+
+def test_a_score_threshold_has_no_upper_bound_the_api_does_not_document(server, invoke) -> None:
+    # API.md: "Bounds of scores and weights ... not shown": 150 is judged, not refused.
+    result = invoke("check", "--min-score", "150", "--min", "color_contrast=101")
+    assert result.exit_code == 6, result.stderr
+    assert "≥ 150" in result.stdout and "≥ 101" in result.stdout
+
+
+def test_a_criterion_twice_in_a_checks_table_is_bad_input(
+    fresh_demo_server, against, invoke, tmp_path: Path
+) -> None:
+    against(fresh_demo_server.base_url, fresh_demo_server.api_key)
+    checks = tmp_path / "checks.toml"
+    for table, says in [
+        ("min = { color_contrast = 50, color-contrast = 60 }", "color_contrast given twice"),
+        ('min = ["color_contrast=50", "COLOR_CONTRAST=60"]', "color_contrast given twice"),
+        ("min_score = -5", "min_score in [checks.gate] of"),
+        ("min = { cta_effectiveness = nan }", "expected a finite number"),
+    ]:
+        checks.write_text(f"[checks.gate]\n{table}\n")
+        result = invoke("check", "gate", "--config-file", str(checks))
+        assert result.exit_code == 2, table
+        assert says in one_line(result), table
+        assert result.stdout == ""
+    assert fresh_demo_server.request_log == []

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.api.errors import NotFoundError
 from screen_analysis.api.models import CRITERIA, Analysis, AnalysisStatus, InvalidAnalysis
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.gate import (
@@ -195,3 +196,13 @@ async def test_the_walk_agrees_with_the_overview(demo_server: DemoServer) -> Non
     assert measured.scores.completed == dict(overview.status_counts)["completed"]
     assert measured.scores.mean_score == pytest.approx(overview.avg_score, abs=0.05)
     assert measured.scores.criteria == {m.criterion.value: m.mean for m in overview.criteria}
+
+
+async def test_an_unknown_project_is_not_found_rather_than_an_empty_scope(
+    demo_server: DemoServer,
+) -> None:
+    async with ScreenAnalysisClient(
+        demo_server.base_url, SecretStr(demo_server.api_key), max_retries=0
+    ) as client:
+        with pytest.raises(NotFoundError):
+            await measure(client, Scope(project_id="proj_nope"))

@@ -107,6 +107,16 @@ def test_every_assertion_is_read() -> None:
         ({"min": ("cta_effectiveness=lots",)}, "--min cta_effectiveness: expected a number"),
         ({"min": ("cta_effectiveness",)}, "--min: expected CRITERION=N"),
         ({"max_failed": "150"}, "--max-failed: a percentage from 0 to 100"),
+        ({"min_score": "-5"}, "--min-score: points must be ≥ 0 (a minimum below 0 would"),
+        ({"min_score": -0.5}, "--min-score: points must be ≥ 0"),
+        ({"min": ("visual_clarity=-1",)}, "--min visual_clarity: points must be ≥ 0"),
+        ({"min": ("visual_clarity=nan",)}, "--min visual_clarity: expected a finite number"),
+        ({"max_drop": "inf", "baseline": "b.json"}, "--max-drop: expected a finite number"),
+        (
+            {"min": ("color_contrast=50", "color_contrast=60")},
+            "--min: color_contrast given twice (50 and 60); give each criterion once",
+        ),
+        ({"min": ("color-contrast=50", "COLOR_CONTRAST=50")}, "--min: color_contrast given twice"),
         ({"max_failed": "ten%"}, "--max-failed: expected a number"),
         ({"min_count": "2.5"}, "--min-count: expected a whole number ≥ 0"),
         ({"min_count": "-1"}, "--min-count: expected a whole number ≥ 0"),
@@ -186,3 +196,20 @@ def test_a_table_names_its_own_keys_in_errors() -> None:
 def test_a_long_bad_value_is_quoted_short() -> None:
     message = refused(min_score="9" * 5000 + "x")
     assert len(message) < 120
+
+
+def test_a_criterion_twice_in_one_table_is_refused_but_flags_still_override() -> None:
+    table = Source({"min": {"color_contrast": 50, "Color-Contrast": 60}}, "[checks.x] of c.toml")
+    with pytest.raises(GateInputError, match=r"^min in \[checks.x\] of c.toml: color_contrast "):
+        build_spec([table], now=NOW)
+    once = Source({"min": {"color_contrast": 50}}, "[checks.x] of c.toml")
+    spec = build_spec([once, Source({"min": ("color_contrast=60",)})], now=NOW)
+    assert [(a.id, a.threshold) for a in spec.assertions] == [("min:color_contrast", 60)]
+
+
+def test_score_thresholds_have_no_upper_bound() -> None:
+    """The API leaves score bounds open ("not shown"), so only the floor is ours."""
+    spec = spec_of(min_score="150", min=("cta_effectiveness=101",), min_count="0")
+    thresholds = {a.id: a.threshold for a in spec.assertions}
+    assert thresholds == {"min-score": 150, "min:cta_effectiveness": 101, "min-count": 0}
+    assert spec_of(min_score="0").assertions[0].threshold == 0

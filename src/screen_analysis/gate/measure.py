@@ -5,6 +5,8 @@ keeps the analyses in scope (label pattern, `since`, the N newest with `last`) i
 overview's running aggregates (`insight.OverviewBuilder`), the lowest few per criterion
 for a failed assertion to name, and — for a baseline window — a second set of aggregates
 from the same pages. Memory stays flat with the number of analyses (but for `last` N).
+A named project whose listing is empty is looked up once, so a mistyped id is "not
+found" rather than an empty scope.
 """
 
 from __future__ import annotations
@@ -175,7 +177,15 @@ async def measure(
     *,
     on_page: OnPage | None = None,
 ) -> Measured:
-    """Walk the scope's listing once (the project's, or every project's) and measure it."""
+    """Walk the scope's listing once (the project's, or every project's) and measure it.
+
+    A listing filtered by a project id the server does not know may come back empty
+    rather than refused, which would judge an empty scope; so when the walk of a named
+    project received nothing, the project is asked for (one request, only then): an
+    unknown id raises the client's NotFoundError, as `projects get` does.
+    """
     collector = ScopeCollector(scope, window)
     await fill(client, collector, project_id=scope.project_id, on_page=on_page)
+    if scope.project_id is not None and collector.received == 0:
+        await client.get_project(scope.project_id)
     return collector.result()

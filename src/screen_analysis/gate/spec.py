@@ -3,7 +3,9 @@
 `build_spec` reads the same vocabulary from the command line and from a `[checks.NAME]`
 table (keys as in `SPEC_KEYS`), checks every value and raises `GateInputError` with one
 line naming the option, before any request is sent. The criteria are the API's documented
-breakdown keys, so an unknown one is caught here too.
+breakdown keys, so an unknown one is caught here too, and so is one given twice in one
+place. Thresholds in points (`min_score`, `min`, `max_drop`) are finite and ≥ 0, with no
+upper bound since the API leaves score bounds open; `max_failed` is a share, 0 to 100.
 """
 
 from __future__ import annotations
@@ -134,8 +136,23 @@ def whole(value: object, option: str, *, least: int) -> int:
     return int(result)
 
 
-def _min_entries(value: object, option: str) -> list[tuple[Criterion, float]]:
-    """`--min CRITERION=N` (repeatable) or a table `min = { cta_effectiveness = 60 }`."""
+def points(value: object, option: str, *, why: str) -> float:
+    """A threshold in points (a mean score, a criterion's mean, a drop): a finite number
+    ≥ 0, for the reason `why` the error line gives. No upper bound: the API documents
+    scores as integers and leaves their bounds open, so a 0–100 rule would be ours."""
+    result = number(value, option)
+    if result < 0:
+        raise GateInputError(f"{option}: points must be ≥ 0 ({why}), got {quoted(value)}")
+    return result
+
+
+SCORE_FLOOR = "a minimum below 0 would pass any score"
+DROP_FLOOR = "a negative allowance would demand a rise"
+
+
+def _min_entries(value: object, option: str) -> dict[Criterion, float]:
+    """`--min CRITERION=N` (repeatable) or a table `min = { cta_effectiveness = 60 }`;
+    a criterion given twice (however spelt) is refused rather than one value dropped."""
     if isinstance(value, Mapping):
         pairs: list[tuple[object, object]] = list(value.items())
     else:
@@ -148,7 +165,17 @@ def _min_entries(value: object, option: str) -> list[tuple[Criterion, float]]:
             if not sep:
                 raise GateInputError(f"{option}: expected CRITERION=N, got {quoted(text)}")
             pairs.append((name, threshold))
-    return [(criterion_named(n, option), number(t, f"{option} {n}")) for n, t in pairs]
+    entries: dict[Criterion, float] = {}
+    for key, given in pairs:
+        criterion = criterion_named(key, option)
+        least = points(given, f"{option} {criterion.value}", why=SCORE_FLOOR)
+        if criterion in entries:
+            raise GateInputError(
+                f"{option}: {criterion.value} given twice ({entries[criterion]:g} and "
+                f"{least:g}); give each criterion once"
+            )
+        entries[criterion] = least
+    return entries
 
 
 def _merged(sources: Sequence[Source]) -> tuple[dict[str, tuple[object, Source]], list[str]]:
@@ -183,8 +210,9 @@ def _scope(chosen: Mapping[str, tuple[object, Source]], now: datetime) -> Scope:
 
 
 def build_spec(sources: Sequence[Source], *, now: datetime) -> GateSpec:
-    """The gate the sources describe (later sources win, `min` entries merge by criterion);
-    GateInputError names the first thing that cannot be used."""
+    """The gate the sources describe (later sources win, `min` entries merge by criterion
+    across sources; within one a criterion given twice is refused); GateInputError names
+    the first thing that cannot be used."""
     chosen, _ = _merged(sources)
 
     def named(key: str) -> str:
@@ -193,9 +221,8 @@ def build_spec(sources: Sequence[Source], *, now: datetime) -> GateSpec:
     scope = _scope(chosen, now)
     assertions: list[Assertion] = []
     if "min_score" in chosen:
-        assertions.append(
-            Assertion(Kind.MIN_SCORE, number(chosen["min_score"][0], named("min_score")))
-        )
+        score = points(chosen["min_score"][0], named("min_score"), why=SCORE_FLOOR)
+        assertions.append(Assertion(Kind.MIN_SCORE, score))
     mins: dict[Criterion, float] = {}
     for source in sources:
         value = source.values.get("min")
@@ -214,9 +241,7 @@ def build_spec(sources: Sequence[Source], *, now: datetime) -> GateSpec:
         assertions.append(Assertion(Kind.MIN_COUNT, count))
     baseline_file, window = _baseline(chosen, now)
     if "max_drop" in chosen:
-        drop = number(chosen["max_drop"][0], named("max_drop"))
-        if drop < 0:
-            raise GateInputError(f"{named('max_drop')}: points must be ≥ 0, got {drop:g}")
+        drop = points(chosen["max_drop"][0], named("max_drop"), why=DROP_FLOOR)
         if baseline_file is None and window is None:
             raise GateInputError(
                 f"{named('max_drop')} compares with a baseline: give --baseline FILE or "

@@ -5,7 +5,8 @@ Everything the user gave (flags, a `[checks.NAME]` table of the config or of
 exit 2 before any request. Then, with `--wait`, the scope's in-flight analyses are polled
 until scored; then the scope is walked once (`gate.measure`, on the client's one cursor
 walker) and every assertion judged. Exit 0 when all hold, 6 when one fails, 7 when the
-wait timed out; errors keep the command line's codes.
+wait timed out; errors keep the command line's codes (a `--project-id` the server does not
+know is not found, 4, as for `projects get`).
 """
 
 from __future__ import annotations
