@@ -4,49 +4,18 @@ two writers at once."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sqlite3
 import stat
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.conftest import demo_config
+from tests.cache.conftest import FAKE_KEY, pages
 
-from screen_analysis.api.client import ScreenAnalysisClient
-from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisStatus
+from screen_analysis.api.models import Analysis, AnalysisStatus
 from screen_analysis.cache import CacheScope, LocalCache
 from screen_analysis.demo.runner import DemoServer
-from screen_analysis.secret import SecretStr
-
-FAKE_KEY = "sk-test-cache-NEVER-STORED-123"
-
-
-@pytest.fixture(scope="module")
-def keyed_server() -> Iterator[DemoServer]:
-    """A reference server whose key is a recognisable fake one."""
-    with DemoServer(demo_config(api_key=FAKE_KEY)) as server:
-        yield server
-
-
-def pages(
-    server: DemoServer, count: int, **filters: object
-) -> list[tuple[list[AnalysisItem], int | None, bool]]:
-    """The first `count` pages of a listing: (items, total, done) each."""
-
-    async def fetch() -> list[tuple[list[AnalysisItem], int | None, bool]]:
-        client = ScreenAnalysisClient(server.base_url, SecretStr(server.api_key))
-        found = []
-        async with client, client.iter_pages(limit=50, **filters) as walk:  # type: ignore[arg-type]
-            async for page in walk:
-                found.append((list(page.items), page.total, page.next_cursor is None))
-                if len(found) == count:
-                    break
-        return found
-
-    return asyncio.run(fetch())
 
 
 def opened(tmp_path: Path, **options: object) -> LocalCache:

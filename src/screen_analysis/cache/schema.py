@@ -17,6 +17,7 @@ import platformdirs
 
 SCHEMA_VERSION = 1
 FILE_NAME = "cache.sqlite3"
+FILE_SUFFIXES = ("", "-wal", "-shm")  # the database and its WAL files: one cache on disk
 BUSY_TIMEOUT_MS = 2000  # another copy of the app writing: wait this long, then give up
 
 SCHEMA = """
@@ -99,14 +100,16 @@ def _create_private(path: Path) -> None:
     os.chmod(path, 0o600)
 
 
-def _set_aside(path: Path) -> Path:
-    """Move a damaged or foreign database (and its WAL files) out of the way."""
+def set_aside(path: Path, why: str) -> str:
+    """Move a damaged or foreign database (and its WAL files) out of the way, so the next
+    open starts a fresh one; the one warning line that says so (`why`: "it is damaged …").
+    The connections to it must be closed first."""
     aside = path.with_name(path.name + ".bad")
-    for suffix in ("", "-wal", "-shm"):
+    for suffix in FILE_SUFFIXES:
         source = path.with_name(path.name + suffix)
         with contextlib.suppress(FileNotFoundError):
             source.replace(aside.with_name(aside.name + suffix))
-    return aside
+    return f"The local cache {path} was set aside ({aside.name}): {why}. It starts empty."
 
 
 def open_database(path: Path) -> tuple[sqlite3.Connection, str | None]:
@@ -142,8 +145,7 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, str | None]:
         _close(connection)
         if attempt == 2:
             break
-        aside = _set_aside(path)
-        warning = f"The local cache {path} was set aside ({aside.name}): {why}. It starts empty."
+        warning = set_aside(path, why)
     raise CacheUnusable(f"the cache {path} cannot be used")
 
 

@@ -315,36 +315,3 @@ def _newest_first(item: AnalysisItem) -> tuple[float, str]:
     created = getattr(item, "created_at", None)
     stamp = created.timestamp() if isinstance(created, datetime) else 0.0
     return -stamp, item.id or ""
-
-
-def clear_scope(path: Path, scope: CacheScope | None) -> int:
-    """Forget one scope's data (None: everything) in the database at `path`, and give the
-    space back; how many analyses were forgotten."""
-    from screen_analysis.cache.schema import connect
-
-    db = connect(path)
-    try:
-        if scope is None:
-            forgotten = db.execute("SELECT count(*) FROM analyses").fetchone()[0]
-            for table in ("view_rows", "views", "analyses", "projects", "totals", "scopes"):
-                db.execute(f"DELETE FROM {table}")  # our own table names
-        else:
-            found = db.execute(
-                "SELECT id FROM scopes WHERE base_url = ? AND profile = ?", scope
-            ).fetchone()
-            if found is None:
-                return 0
-            (sid,) = found
-            forgotten = db.execute(
-                "SELECT count(*) FROM analyses WHERE scope = ?", (sid,)
-            ).fetchone()[0]
-            db.execute(
-                "DELETE FROM view_rows WHERE view IN (SELECT id FROM views WHERE scope = ?)", (sid,)
-            )
-            for table in ("views", "analyses", "projects", "totals"):
-                db.execute(f"DELETE FROM {table} WHERE scope = ?", (sid,))
-            db.execute("DELETE FROM scopes WHERE id = ?", (sid,))
-        db.execute("VACUUM")
-        return int(forgotten)
-    finally:
-        db.close()

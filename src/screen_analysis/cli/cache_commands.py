@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import json
-import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TypeVar
 
 import click
 
@@ -16,19 +16,29 @@ from screen_analysis.cli.root import CliContext
 from screen_analysis.numbers import count_of, format_count
 from screen_analysis.safe_text import clean
 
+T = TypeVar("T")
 
-def cache_scope(ctx: CliContext) -> CacheScope:
-    """Whose data the command means: the demo's, or the configured server's (no key)."""
-    from screen_analysis.auth.connection import NotConnected, resolve_address
+
+def cache_scope(ctx: CliContext, profile: str | None = None) -> CacheScope:
+    """Whose data the command means: the demo's, or the configured server's (no key is
+    looked up and nothing is sent, so the transport policy does not apply).
+
+    `profile`: that profile's instead of the current one, with its own server, as the app
+    would open with `--profile NAME` and the same flags (the one settings loader; an
+    unknown name is a ConfigError: one line, exit 2)."""
+    from screen_analysis.auth.connection import NotConnected, configured_base_url
+    from screen_analysis.config import settings_for_profile
     from screen_analysis.state import server_key
 
-    profile = ctx.settings.profile or ""
+    settings = ctx.settings if profile is None else settings_for_profile(ctx.settings, profile)
+    name = settings.profile or ""
     if ctx.demo:
-        return CacheScope("demo", profile)
-    address = resolve_address(ctx.settings)
+        return CacheScope(server_key("", is_demo=True), name)
+    address = configured_base_url(settings)
     if isinstance(address, NotConnected):
-        raise CliError(address.message, ExitCode.USAGE)
-    return CacheScope(server_key(address, is_demo=False), profile)
+        where = f"profile {name!r}: " if profile else ""
+        raise CliError(where + address.message, ExitCode.USAGE)
+    return CacheScope(server_key(address, is_demo=False), name)
 
 
 def open_offline(ctx: CliContext) -> LocalCache:
@@ -82,24 +92,24 @@ def cache_info(ctx: CliContext, fmt: str) -> None:
 
 
 def _info(fmt: str) -> None:
+    from screen_analysis.cache.contents import file_bytes, kept_scopes
+
     path = default_cache_path()
-    scopes = _scopes(path)
-    size = sum(f.stat().st_size for f in path.parent.glob(path.name + "*") if f.is_file())
+    scopes = _usable(lambda: kept_scopes(path))
+    size = file_bytes(path)
     if fmt == "json":
-        click.echo(json.dumps({"path": str(path), "bytes": size, "scopes": scopes}, indent=1))
+        rows = [{**scope._asdict(), "newest": _minute(scope.newest)} for scope in scopes]
+        click.echo(json.dumps({"path": str(path), "bytes": size, "scopes": rows}, indent=1))
         return
     click.echo(f"Cache: {path} ({format_count(size)} bytes)")
     if not scopes:
         click.echo("Nothing kept yet.")
         return
     for scope in scopes:
-        who = clean(scope["base_url"]) + (
-            f" (profile {clean(scope['profile'])})" if scope["profile"] else ""
-        )
-        newest = scope["newest"] or "—"
         click.echo(
-            f"  {who}: {count_of(scope['views'], 'view')}, "
-            f"{count_of(scope['analyses'], 'analysis', 'analyses')}, newest {newest}"
+            f"  {_who(scope.base_url, scope.profile)}: {count_of(scope.views, 'view')}, "
+            f"{count_of(scope.analyses, 'analysis', 'analyses')}, "
+            f"newest {_minute(scope.newest) or '—'}"
         )
 
 
@@ -116,56 +126,41 @@ def cache_clear(ctx: CliContext, profile_name: str | None, everything: bool) -> 
 
 
 def _clear_command(ctx: CliContext, profile_name: str | None, everything: bool) -> None:
+    from screen_analysis.cache.contents import forget
+
+    scope = None if everything else cache_scope(ctx, profile_name)  # checked before the file
     path = default_cache_path()
-    if not path.exists():
-        click.echo("The local cache is empty.")
+    gone = _usable(lambda: forget(path, scope))
+    where = "everything" if scope is None else _who(scope.base_url, scope.profile)
+    if gone.nothing:
+        kept_for = "" if scope is None else f" for {where}"
+        click.echo(f"Nothing was kept{kept_for}: nothing to clear.")
         return
-    scope = None if everything else cache_scope(ctx)
-    if scope is not None and profile_name is not None:
-        scope = CacheScope(scope.base_url, profile_name)
-    removed = _clear(path, scope)
-    where = (
-        "everything"
-        if scope is None
-        else clean(scope.base_url) + (f" (profile {clean(scope.profile)})" if scope.profile else "")
+    click.echo(
+        f"Cleared {where}: {count_of(gone.views, 'view')}, "
+        f"{count_of(gone.analyses, 'analysis', 'analyses')}."
     )
-    click.echo(f"Cleared {where}: {count_of(removed, 'analysis', 'analyses')}.")
 
 
-def _scopes(path: Any) -> list[dict[str, Any]]:
-    if not path.exists():
-        return []
-    db = sqlite3.connect(path)
-    try:
-        rows = db.execute(
-            "SELECT s.base_url, s.profile,"
-            " (SELECT count(*) FROM views v WHERE v.scope = s.id),"
-            " (SELECT count(*) FROM analyses a WHERE a.scope = s.id),"
-            " (SELECT max(fetched_at) FROM views v WHERE v.scope = s.id)"
-            " FROM scopes s ORDER BY s.base_url, s.profile"
-        ).fetchall()
-    except sqlite3.Error as exc:
-        raise CliError(f"cannot read the local cache {path}: {exc}", ExitCode.USAGE) from exc
-    finally:
-        db.close()
-    return [
-        {
-            "base_url": base,
-            "profile": profile,
-            "views": views,
-            "analyses": analyses,
-            "newest": None
-            if newest is None
-            else f"{datetime.fromtimestamp(newest, UTC):%Y-%m-%d %H:%M} UTC",
-        }
-        for base, profile, views, analyses, newest in rows
-    ]
-
-
-def _clear(path: Any, scope: CacheScope | None) -> int:
-    from screen_analysis.cache.store import clear_scope
+def _usable(use: Callable[[], tuple[T, str | None]]) -> T:
+    """What `use` found in the cache file, after its warning (a damaged file set aside) on
+    stderr; a cache another program holds locked is one line and exit 2 (a file the system
+    refuses)."""
+    from screen_analysis.cache.schema import CacheUnusable
 
     try:
-        return clear_scope(path, scope)
-    except sqlite3.Error as exc:
-        raise CliError(f"cannot clear the local cache {path}: {exc}", ExitCode.USAGE) from exc
+        found, warning = use()
+    except CacheUnusable as exc:
+        raise CliError(str(exc), ExitCode.USAGE) from exc
+    if warning:
+        click.echo(f"Warning: {clean(warning)}", err=True)
+    return found
+
+
+def _who(base_url: str, profile: str) -> str:
+    """A scope as the user reads it: "https://… (profile staging)"."""
+    return clean(base_url) + (f" (profile {clean(profile)})" if profile else "")
+
+
+def _minute(moment: datetime | None) -> str | None:
+    return None if moment is None else f"{moment:%Y-%m-%d %H:%M} UTC"

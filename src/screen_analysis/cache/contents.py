@@ -1,0 +1,144 @@
+"""What the cache file holds, per server and profile, and forgetting it: `cache info` and
+`cache clear` on the command line.
+
+Both open the file the way the app does (`schema.open_database`): a damaged or foreign
+database is set aside with one warning and counts as empty, never an error; damage found
+only while reading (a table missing, a page malformed) is set aside the same way. A
+missing file is an empty cache and is not made. `CacheUnusable` (locked by another
+program, a folder that cannot be written) is the one failure left to the caller.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import NamedTuple, TypeVar
+
+from screen_analysis.cache.schema import FILE_SUFFIXES, CacheUnusable, open_database, set_aside
+from screen_analysis.cache.store import CacheScope
+
+T = TypeVar("T")
+
+
+class ScopeContents(NamedTuple):
+    """What is kept for one server and profile, and when its newest view was fetched."""
+
+    base_url: str
+    profile: str
+    views: int
+    analyses: int
+    newest: datetime | None
+
+
+class Forgotten(NamedTuple):
+    """How much `forget` removed."""
+
+    views: int
+    analyses: int
+
+    @property
+    def nothing(self) -> bool:
+        """Whether nothing at all was kept."""
+        return self.views == 0 and self.analyses == 0
+
+
+def file_bytes(path: Path) -> int:
+    """The bytes the cache takes on disk: the database and its WAL files (not a copy that
+    was set aside)."""
+    total = 0
+    for suffix in FILE_SUFFIXES:
+        with contextlib.suppress(OSError):
+            total += path.with_name(path.name + suffix).stat().st_size
+    return total
+
+
+def kept_scopes(path: Path) -> tuple[list[ScopeContents], str | None]:
+    """Every server and profile the cache holds something for, and the warning to show
+    once (None: none)."""
+    return _using(path, _scopes, [])
+
+
+def forget(path: Path, scope: CacheScope | None) -> tuple[Forgotten, str | None]:
+    """Forget one scope's data (None: everything) and give the space back; how much was
+    forgotten, and the warning to show once (None: none)."""
+    return _using(path, lambda db: _forget(db, scope), Forgotten(0, 0))
+
+
+def _using(path: Path, use: Callable[[sqlite3.Connection], T], empty: T) -> tuple[T, str | None]:
+    """`use` on the database at `path`, opened as the app opens it; `empty` when there is
+    no file, or when it was damaged (then set aside, with the warning)."""
+    if not path.exists():
+        return empty, None
+    db, warning = open_database(path)
+    try:
+        return use(db), warning
+    except sqlite3.Error as exc:
+        db.close()
+        if "locked" in str(exc):  # another copy of the app writing: not damage
+            raise CacheUnusable(f"the cache {path} is locked by another program") from exc
+        return empty, set_aside(path, f"it is damaged ({exc})")
+    finally:
+        with contextlib.suppress(sqlite3.Error):
+            db.close()
+
+
+def _scopes(db: sqlite3.Connection) -> list[ScopeContents]:
+    rows = db.execute(
+        "SELECT s.base_url, s.profile,"
+        " (SELECT count(*) FROM views v WHERE v.scope = s.id),"
+        " (SELECT count(*) FROM analyses a WHERE a.scope = s.id),"
+        " (SELECT max(fetched_at) FROM views v WHERE v.scope = s.id),"
+        " EXISTS (SELECT 1 FROM projects p WHERE p.scope = s.id)"
+        " OR EXISTS (SELECT 1 FROM totals t WHERE t.scope = s.id)"
+        " FROM scopes s ORDER BY s.base_url, s.profile"
+    ).fetchall()
+    return [
+        ScopeContents(
+            base, profile, views, analyses, None if at is None else datetime.fromtimestamp(at, UTC)
+        )
+        for base, profile, views, analyses, at, more in rows
+        if views or analyses or more  # a scope opened (e.g. by `--offline`) but never filled
+    ]
+
+
+def _forget(db: sqlite3.Connection, scope: CacheScope | None) -> Forgotten:
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        if scope is None:
+            found = _counts(db, "")
+            for table in ("view_rows", "views", "analyses", "projects", "totals", "scopes"):
+                db.execute(f"DELETE FROM {table}")  # our own table names
+        else:
+            found = _forget_scope(db, scope)
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):  # the first error is the one to report
+            db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+    with contextlib.suppress(sqlite3.OperationalError):
+        db.execute("VACUUM")  # the space back; a copy of the app reading: next time
+    return found
+
+
+def _forget_scope(db: sqlite3.Connection, scope: CacheScope) -> Forgotten:
+    row = db.execute(
+        "SELECT id FROM scopes WHERE base_url = ? AND profile = ?", tuple(scope)
+    ).fetchone()
+    if row is None:
+        return Forgotten(0, 0)
+    (sid,) = row
+    found = _counts(db, " WHERE scope = ?", sid)
+    db.execute("DELETE FROM view_rows WHERE view IN (SELECT id FROM views WHERE scope = ?)", (sid,))
+    for table in ("views", "analyses", "projects", "totals"):
+        db.execute(f"DELETE FROM {table} WHERE scope = ?", (sid,))  # our own table names
+    db.execute("DELETE FROM scopes WHERE id = ?", (sid,))
+    return found
+
+
+def _counts(db: sqlite3.Connection, where: str, *args: object) -> Forgotten:
+    views = db.execute(f"SELECT count(*) FROM views{where}", args).fetchone()[0]
+    analyses = db.execute(f"SELECT count(*) FROM analyses{where}", args).fetchone()[0]
+    return Forgotten(int(views), int(analyses))
