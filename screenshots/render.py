@@ -28,15 +28,16 @@ os.environ["COLORTERM"] = "truecolor"
 os.environ.pop("NO_COLOR", None)
 time.tzset()
 
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # the tests' one app factory and waits
+
+from tests.support.apps import build_app, demo_connection  # noqa: E402
+from tests.support.pilot import wait_until  # noqa: E402
 from textual.pilot import Pilot  # noqa: E402
 from textual.screen import ModalScreen  # noqa: E402
 
-from screen_analysis.api.client import ScreenAnalysisClient  # noqa: E402
-from screen_analysis.config import Connection, Settings  # noqa: E402
 from screen_analysis.demo.config import DemoConfig  # noqa: E402
 from screen_analysis.demo.runner import DemoServer  # noqa: E402
-from screen_analysis.secret import SecretStr  # noqa: E402
-from screen_analysis.state import RememberedProjects  # noqa: E402
 from screen_analysis.tui.app import ScreenAnalysisApp  # noqa: E402
 from screen_analysis.tui.graphics import Graphics  # noqa: E402
 from screen_analysis.tui.screens.compare import CompareScreen  # noqa: E402
@@ -45,7 +46,6 @@ from screen_analysis.tui.screens.main import MainScreen  # noqa: E402
 from screen_analysis.tui.screens.overview import OverviewScreen  # noqa: E402
 from screen_analysis.tui.themes import load_themes  # noqa: E402
 
-HERE = Path(__file__).resolve().parent
 NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 DEMO = DemoConfig(analyses=2000, seed=42, now=NOW)
 SHIPPED_THEMES = load_themes(None).names
@@ -92,12 +92,8 @@ SHOTS: tuple[Shot, ...] = (
 )
 
 
-async def _wait(pilot: Pilot[Any], check: Callable[[], bool], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the app did not settle")
-        await pilot.pause(0.02)
+async def _wait(pilot: Pilot[Any], check: Callable[[], bool]) -> None:
+    await wait_until(pilot, check, timeout=20.0)
 
 
 async def _settled(pilot: Pilot[Any]) -> None:
@@ -129,20 +125,12 @@ def _image_painted(app: ScreenAnalysisApp) -> bool:
 
 async def render(shot: Shot, server: DemoServer, folder: Path) -> str:
     """The SVG of one shot (its Rich element ids pinned to the shot's name)."""
-    connection = Connection(
-        server.base_url, SecretStr(server.api_key), key_source="demo", is_demo=True
-    )
-    settings = Settings(
-        theme=shot.theme,
-        config_path=folder / "config.toml",
-        state_path=folder / f"{shot.name}.state.json",  # a fresh sidebar order per shot
-    )
-    app = ScreenAnalysisApp(
-        settings,
-        connection,
-        RememberedProjects(folder / f"{shot.name}.state.json"),
+    app = build_app(
+        folder,
+        demo_connection(server),
         clock=lambda: NOW,
-        make_client=lambda c: ScreenAnalysisClient(c.base_url, c.api_key, max_retries=0),
+        state_file=f"{shot.name}.state.json",  # a fresh sidebar order per shot
+        theme=shot.theme,
         themes=load_themes(None),  # shipped themes only: the user's own stay out
         graphics=Graphics("halfcell") if shot.images else None,
     )
@@ -150,7 +138,6 @@ async def render(shot: Shot, server: DemoServer, folder: Path) -> str:
         await _settled(pilot)
         for key in shot.keys:
             await pilot.press(key)
-            await pilot.pause(0.2)  # a dialog the key opens is up before the next key
             await _settled(pilot)
         if shot.images:
             await _wait(pilot, lambda: _image_painted(app))

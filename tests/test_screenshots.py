@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.snapshot  # byte for byte what the locked Textual draws
+# Byte for byte what the locked Textual draws; a re-render of every shot in a subprocess.
+pytestmark = [pytest.mark.e2e, pytest.mark.snapshot]
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "screenshots"

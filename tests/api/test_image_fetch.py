@@ -7,7 +7,8 @@ from collections.abc import AsyncIterator, Iterator
 
 import httpx
 import pytest
-from tests.api.image_servers import OtherOrigin, png_bytes
+from tests.api.image_servers import authorizations, other_origin, png_bytes
+from tests.support.scripted_server import ScriptedServer
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.image_fetch import (
@@ -22,8 +23,8 @@ from screen_analysis.secret import SecretStr
 
 
 @pytest.fixture
-def other() -> Iterator[OtherOrigin]:
-    with OtherOrigin() as server:
+def other() -> Iterator[ScriptedServer]:
+    with other_origin() as server:
         yield server
 
 
@@ -50,35 +51,35 @@ async def test_same_origin_image_is_fetched_with_the_key(client: ScreenAnalysisC
 
 
 async def test_another_origin_never_receives_the_key(
-    client: ScreenAnalysisClient, other: OtherOrigin
+    client: ScreenAnalysisClient, other: ScriptedServer
 ) -> None:
     image = await client.fetch_image(f"{other.base_url}/ok.png")
     assert image.data == png_bytes()
-    assert other.seen and other.authorizations() == []
+    assert other.seen and authorizations(other) == []
 
 
 async def test_redirect_to_another_origin_is_followed_without_the_key(
-    client: ScreenAnalysisClient, fresh_demo_server: DemoServer, other: OtherOrigin
+    client: ScreenAnalysisClient, fresh_demo_server: DemoServer, other: ScriptedServer
 ) -> None:
     url = await _image_url(client)
     fresh_demo_server.faults.inject(302, {"Location": f"{other.base_url}/ok.png"}, b"")
     image = await client.fetch_image(url)
     assert image.data == png_bytes()
-    assert [path for path, _headers in other.seen] == ["/ok.png"]
-    assert other.authorizations() == []
+    assert [seen.path for seen in other.seen] == ["/ok.png"]
+    assert authorizations(other) == []
 
 
 async def test_redirect_chain_back_to_the_api_gets_the_key_again(
-    client: ScreenAnalysisClient, other: OtherOrigin
+    client: ScreenAnalysisClient, other: ScriptedServer
 ) -> None:
     url = await _image_url(client)
     image = await client.fetch_image(f"{other.base_url}/redirect?to={url}")
     assert image.media_type == "image/png"  # the API's route needs the key: it was sent there
-    assert other.authorizations() == []
+    assert authorizations(other) == []
 
 
 async def test_wrong_type_is_refused_whatever_the_header(
-    client: ScreenAnalysisClient, fresh_demo_server: DemoServer, other: OtherOrigin
+    client: ScreenAnalysisClient, fresh_demo_server: DemoServer, other: ScriptedServer
 ) -> None:
     with pytest.raises(ImageFetchError, match="not an image"):
         await client.fetch_image(f"{other.base_url}/html")
@@ -89,14 +90,14 @@ async def test_wrong_type_is_refused_whatever_the_header(
 
 
 async def test_endless_body_stops_at_the_cap(
-    client: ScreenAnalysisClient, other: OtherOrigin
+    client: ScreenAnalysisClient, other: ScriptedServer
 ) -> None:
     with pytest.raises(ImageFetchError, match="too large"):
         await client.fetch_image(f"{other.base_url}/endless", max_bytes=1_000_000)
 
 
 async def test_trickling_body_meets_the_deadline(
-    client: ScreenAnalysisClient, other: OtherOrigin
+    client: ScreenAnalysisClient, other: ScriptedServer
 ) -> None:
     with pytest.raises(ImageFetchError, match="timed out"):
         await client.fetch_image(f"{other.base_url}/trickle", timeout_s=0.5)
@@ -132,7 +133,7 @@ async def test_bomb_is_fetched_but_never_decoded(
 
 
 async def test_unreachable_host_is_one_line(
-    client: ScreenAnalysisClient, other: OtherOrigin
+    client: ScreenAnalysisClient, other: ScriptedServer
 ) -> None:
     port = other.base_url.rsplit(":", 1)[1]
     other.httpd.server_close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
 import ssl
@@ -13,6 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 from tests.api.support import MakeClient, RecordedSleep, logged_requests
+from tests.support.scripted_server import Reply, ScriptedServer
 
 from screen_analysis.api import APIConnectionError, APITimeoutError, Timeouts
 from screen_analysis.demo.runner import DemoServer
@@ -21,40 +21,9 @@ PAGE = json.dumps({"data": [{"id": "ana_p"}], "total": 1, "next_cursor": None}).
 PROXY_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY")
 
 
-class CannedHTTPServer:
-    """A minimal HTTP/1.1 server on loopback answering every request with PAGE.
-
-    Serves as a forward proxy (it sees absolute-form request lines) and, with an SSL context,
-    as an HTTPS API.
-    """
-
-    def __init__(self) -> None:
-        self.request_lines: list[str] = []
-        self.port = 0
-
-    async def start(self, ssl_context: ssl.SSLContext | None = None) -> None:
-        server = await asyncio.start_server(self._handle, "127.0.0.1", 0, ssl=ssl_context)
-        self._server = server
-        self.port = server.sockets[0].getsockname()[1]
-
-    async def stop(self) -> None:
-        self._server.close()
-        await self._server.wait_closed()
-
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            head = await reader.readuntil(b"\r\n\r\n")
-        except (asyncio.IncompleteReadError, ConnectionError, ssl.SSLError):
-            writer.close()
-            return
-        self.request_lines.append(head.split(b"\r\n", 1)[0].decode("latin-1"))
-        writer.write(
-            b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n"
-            + f"content-length: {len(PAGE)}\r\n\r\n".encode()
-            + PAGE
-        )
-        await writer.drain()
-        writer.close()
+def canned_page(path: str, query: dict[str, str]) -> Reply:
+    """Every request is answered with PAGE: the API behind a proxy, or over HTTPS."""
+    return Reply(200, PAGE, {"Content-Type": "application/json"})
 
 
 @pytest.fixture
@@ -65,39 +34,35 @@ def no_proxy_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-async def canned() -> AsyncIterator[CannedHTTPServer]:
-    server = CannedHTTPServer()
-    await server.start()
-    yield server
-    await server.stop()
+def canned() -> Iterator[ScriptedServer]:
+    with ScriptedServer(canned_page) as server:
+        yield server
 
 
 async def test_http_proxy_from_the_environment_is_used(
     no_proxy_env: None,
-    canned: CannedHTTPServer,
+    canned: ScriptedServer,
     monkeypatch: pytest.MonkeyPatch,
     make_client: MakeClient,
 ) -> None:
-    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{canned.port}")
+    monkeypatch.setenv("HTTP_PROXY", canned.base_url)
     page = await make_client(base_url="http://api.example.test/prefix/").list_analyses(limit=3)
     assert [item.id for item in page.items] == ["ana_p"]
-    assert canned.request_lines == [
-        "GET http://api.example.test/prefix/v1/analyses?limit=3 HTTP/1.1"
-    ]
+    assert canned.lines() == ["GET http://api.example.test/prefix/v1/analyses?limit=3 HTTP/1.1"]
 
 
 async def test_no_proxy_bypasses_the_proxy(
     no_proxy_env: None,
-    canned: CannedHTTPServer,
+    canned: ScriptedServer,
     demo_server: DemoServer,
     monkeypatch: pytest.MonkeyPatch,
     make_client: MakeClient,
 ) -> None:
-    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{canned.port}")
+    monkeypatch.setenv("HTTP_PROXY", canned.base_url)
     monkeypatch.setenv("NO_PROXY", "127.0.0.1")
     page = await make_client(demo_server).list_analyses(limit=2)
     assert len(page.items) == 2
-    assert canned.request_lines == []
+    assert canned.lines() == []
 
 
 async def test_an_unreachable_proxy_is_a_connection_error(
@@ -134,20 +99,16 @@ async def test_ssl_cert_file_from_the_environment_is_trusted(
     cert, key = self_signed
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(cert, key)
-    server = CannedHTTPServer()
-    await server.start(context)
-    try:
+    with ScriptedServer(canned_page, tls=context) as server:
         monkeypatch.setenv("SSL_CERT_FILE", str(cert))
-        page = await make_client(base_url=f"https://127.0.0.1:{server.port}").list_analyses()
+        page = await make_client(base_url=server.base_url).list_analyses()
         assert page.total == 1
 
         monkeypatch.delenv("SSL_CERT_FILE")
         monkeypatch.delenv("SSL_CERT_DIR", raising=False)
-        client = make_client(base_url=f"https://127.0.0.1:{server.port}", max_retries=0)
+        client = make_client(base_url=server.base_url, max_retries=0)
         with pytest.raises(APIConnectionError, match="CERTIFICATE_VERIFY_FAILED"):
             await client.list_analyses()
-    finally:
-        await server.stop()
 
 
 async def test_read_timeout_is_retried_then_a_timeout_error(

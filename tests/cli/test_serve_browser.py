@@ -12,7 +12,7 @@ from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, needs_chromium
 
 from screen_analysis.cli.serve_guard import served_url
 
-pytestmark = needs_chromium
+pytestmark = [pytest.mark.e2e, needs_chromium]
 
 
 async def test_the_page_renders_the_app_and_asks_nothing_of_another_host(

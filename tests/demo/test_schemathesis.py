@@ -12,6 +12,8 @@ import pytest
 
 from screen_analysis.demo.runner import DemoServer
 
+pytestmark = pytest.mark.e2e
+
 REPO = Path(__file__).resolve().parents[2]
 HOOKS = "tests.demo.schemathesis_hooks"  # ST202 that knows cursors are opaque
 

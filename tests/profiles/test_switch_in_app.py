@@ -6,13 +6,13 @@ from pathlib import Path
 
 import keyring
 from tests.profiles.conftest import TwoServers, profiles_config
-from tests.tui.conftest import DEMO_NOW_FIXED, settled, wait_until
+from tests.support.apps import build_app
+from tests.tui.conftest import palette_offers, settled, wait_until
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.auth import SERVICE
 from screen_analysis.auth.connection import resolve_connection
 from screen_analysis.config import Connection, load_settings
-from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app import ScreenAnalysisApp
 from screen_analysis.tui.screens.login import LoginScreen
 from screen_analysis.tui.screens.main import MainScreen
@@ -24,20 +24,15 @@ def profiles_app(config: Path, tmp_path: Path, profile: str, saved: list[Connect
     )
     clients: list[ScreenAnalysisClient] = []
 
-    def client(conn: Connection) -> ScreenAnalysisClient:
-        clients.append(ScreenAnalysisClient(conn.base_url, conn.api_key, max_retries=0))
-        return clients[-1]
-
     async def save_key(conn: Connection) -> None:
         keyring.set_password(SERVICE, conn.base_url, conn.api_key.get_secret_value())
         saved.append(conn)
 
-    app = ScreenAnalysisApp(
-        settings,
+    app = build_app(
+        tmp_path,
         resolve_connection(settings),
-        RememberedProjects(settings.state_path),
-        clock=lambda: DEMO_NOW_FIXED,
-        make_client=client,
+        settings=settings,
+        clients=clients,
         save_key=save_key,
     )
     return app, clients
@@ -67,7 +62,7 @@ async def test_palette_switches_between_two_servers(
         assert ids_a and projects_a
         await pilot.press("ctrl+p")
         await pilot.press(*"Switch to b")
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: palette_offers(app, "Switch to b"))
         await pilot.press("enter")
         await wait_until(
             pilot, lambda: app.screen is not first and isinstance(app.screen, MainScreen)

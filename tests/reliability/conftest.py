@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from tests.support import apps
 from tests.tui.conftest import (
-    DEMO_NOW_FIXED,
     connection_to,
     main_screen,
     settled,
@@ -28,9 +28,8 @@ from screen_analysis.api.retry import RetryPolicy
 from screen_analysis.api.timeouts import Timeouts
 from screen_analysis.auth.connection import NotConnected
 from screen_analysis.cli import root
-from screen_analysis.config import Connection, Settings
+from screen_analysis.config import Connection
 from screen_analysis.secret import SecretStr
-from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app import ScreenAnalysisApp
 from screen_analysis.tui.widgets.analysis_detail import DetailText
 from screen_analysis.tui.widgets.table import AnalysesTable
@@ -55,38 +54,13 @@ def scripted_connection(base_url: str, key: str = KEY) -> Connection:
 
 
 def build_app(
-    tmp_path: Path,
-    connection: Connection | NotConnected | None,
-    *,
-    max_retries: int = 0,
-    timeout: Timeouts = SHORT,
-    retry: RetryPolicy | None = None,
-    refresh_interval: float = 0.0,
-    **kwargs: Any,
+    tmp_path: Path, connection: Connection | NotConnected | None, **options: Any
 ) -> ScreenAnalysisApp:
-    """The app as the composition root builds it, with a chosen client and a fixed clock.
-
-    Auto-refresh is off unless asked for, so request counts are the paging's own.
-    """
-    state = tmp_path / "state.json"
-
-    def client(conn: Connection) -> ScreenAnalysisClient:
-        return ScreenAnalysisClient(
-            conn.base_url, conn.api_key, timeout=timeout, max_retries=max_retries, retry=retry
-        )
-
-    return ScreenAnalysisApp(
-        Settings(
-            state_path=state,
-            config_path=tmp_path / "config.toml",
-            refresh_interval=refresh_interval,
-            **kwargs,
-        ),
-        connection,
-        RememberedProjects(state),
-        clock=lambda: DEMO_NOW_FIXED,
-        make_client=client,
-    )
+    """The one factory's app with this suite's defaults: short timeouts, no retries, and no
+    auto-refresh unless asked for, so request counts are the paging's own."""
+    options.setdefault("timeout", SHORT)
+    options.setdefault("refresh_interval", 0.0)
+    return apps.build_app(tmp_path, connection, **options)
 
 
 def table_text(table: AnalysesTable) -> str:

@@ -12,7 +12,7 @@ export RELIABILITY_SOAK_REPORT="${RELIABILITY_SOAK_REPORT:-$PWD/reliability-soak
 export RELIABILITY_RACE_EXAMPLES="${RELIABILITY_RACE_EXAMPLES:-100}"
 
 echo "== soak: ${RELIABILITY_SOAK_SECONDS} s, figures in ${RELIABILITY_SOAK_REPORT}"
-uv run pytest -m slow tests/reliability/test_soak.py -s -p no:cacheprovider
+uv run pytest -m slow -n 0 tests/reliability/test_soak.py -s -p no:cacheprovider
 
 echo "== races: ${RELIABILITY_RACE_EXAMPLES} key sequences"
-uv run pytest tests/reliability/test_races.py -p no:cacheprovider --timeout 0
+uv run pytest -m e2e -n 0 tests/reliability/test_races.py -p no:cacheprovider --timeout 0

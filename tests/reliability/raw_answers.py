@@ -1,29 +1,14 @@
-"""A loopback TCP server whose handler writes the raw bytes of each answer: for slow-drip
-bodies, connections reset mid-body and bodies of any size, which an HTTP library will not
-produce on purpose."""
+"""The bytes of answers an HTTP library will not produce on purpose — slow-drip bodies,
+connections reset mid-body, bodies of any size — written onto the socket of the one
+scripted server (`tests.support.scripted_server.Raw`)."""
 
 from __future__ import annotations
 
-import contextlib
 import socket
 import struct
 import threading
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-
-Handler = Callable[[socket.socket, str], None]
-
-
-def read_request(conn: socket.socket) -> str:
-    """The request line and headers (the requests here have no body)."""
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = conn.recv(4096)
-        if not chunk:
-            break
-        data += chunk
-    return data.decode("latin-1")
+from collections.abc import Iterator
 
 
 def head(status: int = 200, length: int | None = None, **headers: str) -> bytes:
@@ -57,51 +42,3 @@ def stream(conn: socket.socket, chunks: Iterator[bytes]) -> None:
             conn.sendall(chunk)
     except OSError:
         pass
-
-
-@dataclass
-class RawServer:
-    """Serve `handler(conn, request_text)` on a free loopback port, one thread a connection."""
-
-    handler: Handler
-    requests: list[str] = field(default_factory=list)
-    stop: threading.Event = field(default_factory=threading.Event)
-
-    def __post_init__(self) -> None:
-        self.sock = socket.socket()
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(16)
-        self.sock.settimeout(0.2)
-        self.base_url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-        self.thread = threading.Thread(target=self._accept, daemon=True)
-
-    def _accept(self) -> None:
-        while not self.stop.is_set():
-            try:
-                conn, _ = self.sock.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
-
-    def _serve(self, conn: socket.socket) -> None:
-        try:
-            request = read_request(conn)
-            self.requests.append(request.split("\r\n", 1)[0])
-            self.handler(conn, request)
-        except OSError:
-            pass
-        finally:
-            with contextlib.suppress(OSError):
-                conn.close()
-
-    def __enter__(self) -> RawServer:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop.set()
-        self.sock.close()
-        self.thread.join(2)

@@ -16,15 +16,14 @@ import tracemalloc
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from tests.support.scripted_server import analysis
+from tests.support.scripted_server import Raw, Reply, ScriptedServer, analysis
 
 from screen_analysis.api.client import MAX_RESPONSE_BYTES
 
 from .conftest import KEY, CliRun, build_app, scripted_connection, settled, wait_until
-from .raw_server import RawServer, drip, head, reset, stream
+from .raw_answers import drip, head, reset, stream
 
 PAGE = 100
 Broken = Callable[[socket.socket, threading.Event], None]
@@ -125,28 +124,23 @@ class Switchable:
         self.case = case
         self.broken_first = broken_first
         self.fixed = False
-        self.server = RawServer(self.handle)
+        self.server = ScriptedServer(self.handle)
 
-    def handle(self, conn: socket.socket, request: str) -> None:
-        target = request.split(" ", 2)[1]
-        query = {k: v[-1] for k, v in parse_qs(urlsplit(target).query).items()}
-        if urlsplit(target).path.startswith("/v1/projects/"):
-            body = json.dumps({"id": "proj_scripted", "name": "Scripted"}).encode()
-            conn.sendall(head(200, len(body)) + body)
-            return
+    def handle(self, path: str, query: dict[str, str]) -> Reply | Raw:
+        if path.startswith("/v1/projects/"):
+            return Reply.json({"id": "proj_scripted", "name": "Scripted"})
         after = query.get("after")
         broken = (after == "c1") != self.broken_first and query.get("limit") != "1"
         if broken and not self.fixed:
-            self.case.answer(conn, self.server.stop)
-            return
+            return Raw(self.case.answer)
         if after == "c1":
             body = page_bytes(101, PAGE, None, 200)
         else:
             body = page_bytes(1, 1 if query.get("limit") == "1" else PAGE, "c1", 200)
-        conn.sendall(head(200, len(body)) + body)
+        return Reply(200, body, {"Content-Type": "application/json"})
 
     def page_requests(self) -> int:
-        return sum(1 for line in self.server.requests if "limit=100" in line)
+        return sum(1 for seen in self.server.seen if seen.query.get("limit") == "100")
 
 
 @pytest.fixture

@@ -18,12 +18,15 @@ import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from tests.conftest import demo_config
+from tests.tui.conftest import answered
 
 from screen_analysis.api.models import AnalysisStatus
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.tui.widgets.status_filter import CHOICES
 
 from .conftest import build_app, connection_to, settled, wait_until
+
+pytestmark = pytest.mark.e2e
 
 PROJECTS = 3
 
@@ -73,7 +76,7 @@ async def run_sequence(server: DemoServer, sequence: list[Action]) -> None:
                     await pilot.pause(value / 1000)
             await wait_until(pilot, lambda: not screen.feed.loading, timeout=20)
             await settled(pilot)
-            await pilot.pause(0.6)  # any late answer of an older view lands now
+            await answered(pilot, server)  # any late answer of an older view lands now
             view = screen.view
             status = view.status.value if isinstance(view.status, AnalysisStatus) else None
             shown = [item.id for item in screen.table.items]

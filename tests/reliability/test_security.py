@@ -235,9 +235,11 @@ async def test_app_refuses_plain_http_elsewhere_and_sends_nothing(
     app = build_app(tmp_path, why, base_url="http://example.com")
     app.make_client = lambda conn: made.append(conn)  # type: ignore[assignment,return-value,func-returns-value]
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(0.3)
+        await wait_until(
+            pilot, lambda: type(app.screen).__name__ in ("LoginScreen", "WelcomeScreen")
+        )
+        await pilot.pause()
         shot = app.export_screenshot()
-        assert type(app.screen).__name__ in ("LoginScreen", "WelcomeScreen")
         assert "plain" in shot and "HTTP" in shot
     assert made == [], "no client, so no request"
 
@@ -283,7 +285,7 @@ async def test_app_o_opens_only_http_addresses(
         async with app.run_test(size=(120, 30)) as pilot:
             await settled(pilot)
             await pilot.press("o")
-            await pilot.pause(0.3)
+            await wait_until(pilot, lambda: bool(calls) or isinstance(app.screen, ShowUrlDialog))
             if opened:
                 await wait_until(pilot, lambda: bool(calls))
                 assert calls == [url]

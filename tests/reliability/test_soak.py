@@ -26,6 +26,8 @@ from screen_analysis.demo.runner import DemoServer
 
 from .conftest import build_app, connection_to, settled
 
+pytestmark = pytest.mark.e2e
+
 USER_KEYS = ["end", "4", "end", "1", "pagedown", "2", "1", "r", "3", "1"]
 
 

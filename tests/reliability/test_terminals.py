@@ -21,7 +21,10 @@ import pytest
 
 from .terminal_driver import APP, Run, Terminal, drive, have_tmux
 
-pytestmark = pytest.mark.skipif(not have_tmux(), reason="tmux is not installed (apt install tmux)")
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not have_tmux(), reason="tmux is not installed (apt install tmux)"),
+]
 
 TERMINALS = [
     Terminal(term, width, height, no_color)

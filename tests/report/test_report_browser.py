@@ -17,7 +17,7 @@ from tests.support.scripted_server import ScriptedServer
 from screen_analysis.cli.root import cli
 from screen_analysis.demo.runner import DemoServer
 
-pytestmark = needs_chromium
+pytestmark = [pytest.mark.e2e, needs_chromium]
 
 
 @pytest.fixture(scope="module")

@@ -5,24 +5,24 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Callable, Iterator
-from datetime import datetime
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
+from tests.support.apps import NOW, build_app, demo_connection
+from tests.support.pilot import wait_until
+from textual.command import CommandPalette
 from textual.pilot import Pilot
+from textual.widgets import OptionList
 
-from screen_analysis.api.client import ScreenAnalysisClient
-from screen_analysis.config import Connection, Settings
 from screen_analysis.demo.runner import DemoServer
-from screen_analysis.secret import SecretStr
-from screen_analysis.state import RememberedProjects
-from screen_analysis.tui.app import ScreenAnalysisApp
 from screen_analysis.tui.screens.main import MainScreen
 
-DEMO_NOW_FIXED = datetime.fromisoformat("2026-11-01T12:00:00+00:00")
+# The one factory and its clock, by the names these tests have always used.
+make_app = build_app
+connection_to = demo_connection
+DEMO_NOW_FIXED = NOW
 
 
 @pytest.fixture(autouse=True)
@@ -47,57 +47,13 @@ def truecolor_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("NO_COLOR", raising=False)
 
 
-def connection_to(server: DemoServer, *, api_key: str | None = None) -> Connection:
-    """A connection to `server` (shown as "demo" so no port number reaches a snapshot)."""
-    return Connection(
-        server.base_url, SecretStr(api_key or server.api_key), key_source="demo", is_demo=True
-    )
-
-
-def make_app(
-    tmp_path: Path,
-    connection: Connection | None,
-    *,
-    projects: tuple[str, ...] = (),
-    max_retries: int = 0,
-    transport: httpx.AsyncBaseTransport | None = None,
-    start_demo: Callable[[], Connection] | None = None,
-    refresh_interval: float = 5.0,
-    keymap: dict[str, object] | None = None,
-    **kwargs: Any,
-) -> ScreenAnalysisApp:
-    """The app as the composition root builds it, with a fixed clock and a private state file."""
-    state = tmp_path / "state.json"
-
-    def client(conn: Connection) -> ScreenAnalysisClient:
-        return ScreenAnalysisClient(
-            conn.base_url, conn.api_key, max_retries=max_retries, transport=transport
-        )
-
-    return ScreenAnalysisApp(
-        Settings(
-            projects=projects,
-            state_path=state,
-            config_path=tmp_path / "config.toml",
-            refresh_interval=refresh_interval,
-            keymap=keymap or {},
-        ),
-        connection,
-        RememberedProjects(state),
-        clock=lambda: DEMO_NOW_FIXED,
-        start_demo=start_demo,
-        make_client=client,
-        **kwargs,
-    )
-
-
-async def wait_until(pilot: Pilot[Any], check: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Let the app run until `check()` holds."""
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for the app")
-        await pilot.pause(0.02)
+def palette_offers(app: Any, title: str) -> bool:
+    """Whether the open command palette (or theme picker) has searched and lists `title`
+    first, where Enter or the first Down picks it."""
+    if not isinstance(app.screen, CommandPalette):
+        return False
+    options = app.screen.query_one(OptionList)
+    return options.option_count > 0 and title in str(options.get_option_at_index(0).prompt)
 
 
 class Notes(list[tuple[str, str]]):
@@ -131,6 +87,13 @@ async def answered(pilot: Pilot[Any], server: DemoServer) -> None:
     client gave up), then let the app handle whatever arrived."""
     await wait_until(pilot, lambda: server.requests_in_flight == 0)
     await pilot.pause()
+    await pilot.pause()
+
+
+async def workers_done(pilot: Pilot[Any], timeout: float = 20.0) -> None:
+    """Wait until every worker the app has started (what a key asked for, a retry waiting
+    out its backoff) has ended, then let the app apply what they brought."""
+    await asyncio.wait_for(pilot.app.workers.wait_for_complete(), timeout)
     await pilot.pause()
 
 

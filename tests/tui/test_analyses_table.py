@@ -226,16 +226,21 @@ async def test_sorted_rows_never_grow() -> None:
         assert wanted(app) == []  # the rows shown last are not the end of the listing
 
 
+async def wheel_down(pilot: Pilot[Any], table: AnalysesTable, *, times: int) -> None:
+    """The mouse wheel turned down `times` over the table (Pilot has no public wheel)."""
+    for _ in range(times):
+        table.post_message(events.MouseScrollDown(table, 10, 5, 0, 1, 0, False, False, False))
+        await pilot.pause()
+
+
 async def test_wanted_by_mouse_wheel_without_moving_the_cursor() -> None:
     app = TableApp(lookahead=10, can_grow=True)
     async with app.run_test(size=(80, 24)) as pilot:
         table = await loaded(pilot, page(0, 60))
-        wheel: list[type[events.MouseEvent]] = [events.MouseScrollDown]
-        # Pilot has no public wheel helper; this is what its click helpers use.
-        await pilot._post_mouse_events(wheel, AnalysesTable, (10, 5), times=5)
+        await wheel_down(pilot, table, times=5)
         assert 0 < table.scroll_y < 20
         assert wanted(app) == []
-        await pilot._post_mouse_events(wheel, AnalysesTable, (10, 5), times=20)
+        await wheel_down(pilot, table, times=20)
         assert table.scroll_y == table.max_scroll_y
         assert table.cursor_row == 0
         assert wanted(app) and wanted(app)[-1] > 60

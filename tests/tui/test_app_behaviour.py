@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from textual.command import CommandPalette
-from textual.widgets import OptionList
 
 from screen_analysis.demo.generator import AnalysisRow
 from screen_analysis.demo.runner import DemoServer
@@ -18,17 +15,7 @@ from screen_analysis.tui.screens.login import LoginScreen
 from screen_analysis.tui.widgets.analysis_detail import DetailText
 from screen_analysis.tui.widgets.table import AnalysesTable
 
-from .conftest import connection_to, make_app, notes_of, settled, wait_until
-
-
-def palette_offers(app: Any, title: str) -> bool:
-    """Whether the open command palette lists `title`."""
-    if not isinstance(app.screen, CommandPalette):
-        return False
-    options = app.screen.query_one(OptionList)
-    shown = (str(options.get_option_at_index(i).prompt) for i in range(options.option_count))
-    return any(title in text for text in shown)
-
+from .conftest import connection_to, make_app, notes_of, palette_offers, settled, wait_until
 
 HOSTILE_LABELS = (
     "[bold]x[/]",
@@ -109,25 +96,6 @@ async def test_refresh_follows_the_selected_row_when_rows_arrive_above(
         await settled(pilot)
         assert screen.table.cursor_row == 6
         assert screen.table.highlighted_item == selected
-
-
-async def test_a_rejected_key_mid_session_shows_a_screen_and_keeps_the_rows(
-    tmp_path: Path, fresh_demo_server: DemoServer
-) -> None:
-    server = fresh_demo_server
-    app = make_app(tmp_path, connection_to(server))
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await settled(pilot)
-        server.faults.inject(401)
-        await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, LoginScreen))
-        await pilot.press("escape")
-        await pilot.pause()
-        assert app.screen is screen
-        assert len(screen.table.items) == 100
-        await pilot.press("r")  # the key works again: the retry succeeds
-        await settled(pilot)
-        assert screen.status_line.status.state == "idle"
 
 
 async def test_a_wrong_key_at_start_explains_what_to_do(

@@ -95,24 +95,6 @@ async def test_a_failure_while_paging_keeps_the_rows_and_r_retries(
         assert len(afters) == 3
 
 
-async def test_refresh_keeps_the_selected_row(
-    tmp_path: Path, fresh_demo_server: DemoServer
-) -> None:
-    server = fresh_demo_server
-    app = make_app(tmp_path, connection_to(server))
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await settled(pilot)
-        screen.table.move_cursor(42)
-        await settled(pilot)
-        loaded = len(screen.table.items)
-        selected = screen.table.highlighted_item
-        assert selected is not None
-        await pilot.press("r")
-        await settled(pilot)
-        assert screen.table.highlighted_item == selected
-        assert len(screen.table.items) == loaded
-
-
 async def test_changing_project_shows_only_that_projects_rows(
     tmp_path: Path, demo_server: DemoServer
 ) -> None:

@@ -10,10 +10,9 @@ from click.testing import CliRunner
 from rich.style import Style
 from textual.color import Color
 
-from screen_analysis.cli.root import cli, make_client
+from screen_analysis.cli.root import cli
 from screen_analysis.config import Settings, load_settings
 from screen_analysis.demo.runner import DemoServer
-from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app import ScreenAnalysisApp
 from screen_analysis.tui.theme_provider import ThemePicker
 from screen_analysis.tui.themes import (
@@ -23,27 +22,24 @@ from screen_analysis.tui.themes import (
     user_theme_dir,
 )
 
-from .conftest import connection_to, make_app, settled, wait_until
+from .conftest import connection_to, make_app, notes_of, palette_offers, settled, wait_until
 
 
 def app_with(tmp_path: Path, server: DemoServer, settings: Settings) -> ScreenAnalysisApp:
-    return ScreenAnalysisApp(
-        settings, connection_to(server), RememberedProjects(tmp_path / "s"), make_client=make_client
-    )
+    return make_app(tmp_path, connection_to(server), settings=settings)
 
 
-def notices(app: ScreenAnalysisApp) -> list[str]:
-    return [str(n.message) for n in app._notifications]
-
-
-async def test_the_default_theme_and_its_variables(tmp_path: Path, demo_server: DemoServer) -> None:
+async def test_the_default_theme_and_its_variables(
+    tmp_path: Path, demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app(tmp_path, connection_to(demo_server))
+    notes = notes_of(app, monkeypatch)
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
         assert app.theme == DEFAULT_THEME
         variables = app.get_css_variables()
         assert variables["status-completed"] == app.current_theme.variables["status-completed"]
-        assert not notices(app)
+        assert not notes
 
 
 async def test_the_config_theme_is_used(tmp_path: Path, demo_server: DemoServer) -> None:
@@ -57,23 +53,24 @@ async def test_the_config_theme_is_used(tmp_path: Path, demo_server: DemoServer)
         # The first paint is already in the light theme's colours, not Textual's default.
         light = app.current_theme
         assert app.screen.styles.background == Color.parse(light.background or "")
-        assert app.stylesheet._variables["primary"] == Color.parse(light.primary).hex
+        assert app.get_css_variables()["primary"] == Color.parse(light.primary).hex
 
 
 async def test_an_unknown_config_theme_falls_back_with_a_notice(
-    tmp_path: Path, demo_server: DemoServer
+    tmp_path: Path, demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings = Settings(theme="[b]gone[/b]", config_path=tmp_path / "config.toml")
     app = app_with(tmp_path, demo_server, settings)
+    notes = notes_of(app, monkeypatch)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await wait_until(pilot, lambda: bool(notes))
         assert app.theme == DEFAULT_THEME
-        (message,) = notices(app)
+        (message,) = notes.messages()
         assert "'[b]gone[/b]' is not available" in message  # shown literally
 
 
 async def test_broken_user_theme_files_are_reported_once(
-    tmp_path: Path, demo_server: DemoServer
+    tmp_path: Path, demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = user_theme_dir()
     folder.mkdir(parents=True)
@@ -81,9 +78,10 @@ async def test_broken_user_theme_files_are_reported_once(
     (folder / "bad[markup].toml").write_text("this is not toml")
     (folder / "mine.toml").write_text('name = "mine"\nprimary = "#336699"\n')
     app = make_app(tmp_path, connection_to(demo_server))
+    notes = notes_of(app, monkeypatch)
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
-        (message,) = notices(app)
+        (message,) = notes.messages()
         assert "Skipped 2 theme file(s)" in message
         assert "broken.toml" in message and "bad[markup].toml" in message
         assert "mine" in app.available_themes
@@ -100,11 +98,11 @@ async def test_the_palette_theme_command_previews_and_the_choice_survives_a_rest
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"theme")
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: palette_offers(app, "Theme"))
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, ThemePicker))
         await pilot.press(*"high-contrast")
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: palette_offers(app, HIGH_CONTRAST_THEME))
         await pilot.press("down")
         await pilot.pause()
         assert app.theme == HIGH_CONTRAST_THEME  # the preview
@@ -129,8 +127,10 @@ async def test_esc_in_the_picker_saves_nothing(tmp_path: Path, demo_server: Demo
         await settled(pilot)
         app.action_change_theme()
         await pilot.pause()
-        await pilot.press(*"analysis-light", "down")
-        await pilot.pause(0.3)
+        await pilot.press(*"analysis-light")
+        await wait_until(pilot, lambda: palette_offers(app, LIGHT_THEME))
+        await pilot.press("down")
+        await wait_until(pilot, lambda: app.theme == LIGHT_THEME)  # the preview
         await pilot.press("escape")
         await pilot.pause()
         assert app.theme == DEFAULT_THEME

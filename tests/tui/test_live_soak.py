@@ -24,6 +24,8 @@ from screen_analysis.demo.runner import DemoServer
 from ..conftest import demo_config
 from .conftest import connection_to, make_app, notes_of, settled, wait_until
 
+pytestmark = pytest.mark.e2e
+
 
 @dataclass(frozen=True)
 class Sample:

@@ -17,7 +17,6 @@ from tests.auth.backends import HangingKeyring, MemoryKeyring, failing_keyring
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.auth import SERVICE, KeyringUnavailableError
 from screen_analysis.auth.connection import NotConnected
 from screen_analysis.cli.launch import keyring_saver
@@ -25,13 +24,12 @@ from screen_analysis.cli.root import CliContext
 from screen_analysis.config import Connection, Settings
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.secret import SecretStr
-from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app import ScreenAnalysisApp
 from screen_analysis.tui.screens.login import LoginScreen
 from screen_analysis.tui.screens.main import MainScreen
 
 from ..conftest import demo_config
-from .conftest import DEMO_NOW_FIXED, settled, wait_until
+from .conftest import make_app, settled, wait_until
 
 SECRET = "sk-live-Zq7Xw9Pk4Jm2Rv8T"
 
@@ -52,19 +50,12 @@ def login_app(
     **kwargs: Any,
 ) -> ScreenAnalysisApp:
     """The app as `screen-analysis --base-url URL` builds it when no key was found."""
-    state = tmp_path / "state.json"
-
-    def client(conn: Connection) -> ScreenAnalysisClient:
-        return ScreenAnalysisClient(conn.base_url, conn.api_key, max_retries=0, transport=transport)
-
-    settings = Settings(base_url=base_url, state_path=state, config_path=tmp_path / "config.toml")
-    return ScreenAnalysisApp(
-        settings,
+    return make_app(
+        tmp_path,
         connection,
-        RememberedProjects(state),
-        clock=lambda: DEMO_NOW_FIXED,
+        transport=transport,
+        base_url=base_url,
         save_key=keyring_saver(),
-        make_client=client,
         **kwargs,
     )
 
@@ -250,8 +241,9 @@ async def test_a_key_refused_mid_session_asks_for_another_and_keeps_the_rows(
         assert memory_keyring.items == {(SERVICE, server.base_url): server.api_key}
 
 
+@pytest.mark.parametrize("refused", ["end", "r"], ids=["the next page", "a reload"])
 async def test_escape_keeps_the_rows_and_r_retries(
-    tmp_path: Path, fresh_demo_server: DemoServer
+    tmp_path: Path, fresh_demo_server: DemoServer, refused: str
 ) -> None:
     server = fresh_demo_server
     connection = Connection(server.base_url, SecretStr(server.api_key))
@@ -259,13 +251,16 @@ async def test_escape_keeps_the_rows_and_r_retries(
     async with app.run_test(size=(80, 24)) as pilot:
         main = await settled(pilot)
         server.faults.inject(401)
-        await pilot.press("end")
+        await pilot.press(refused)
         await wait_until(pilot, lambda: isinstance(app.screen, LoginScreen))
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is main)
-        assert len(main.table.items) == 100
-        await pilot.press("r")
-        await wait_until(pilot, lambda: len(main.table.items) == 200)
+        assert len(main.table.items) == 100, "the rows stay under the login screen"
+        await pilot.press("r")  # the key works again: the retry succeeds
+        await settled(pilot)
+        assert main.status_line.status.state != "error"
+        if refused == "end":
+            await wait_until(pilot, lambda: len(main.table.items) == 200)
 
 
 async def test_the_key_is_never_on_screen_nor_in_logs(

@@ -19,7 +19,7 @@ from screen_analysis.tui.screens.image_view import ImageView
 from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.widgets.screen_image import ScreenImage
 
-from .conftest import connection_to, make_app, settled, wait_until
+from .conftest import answered, connection_to, make_app, settled, wait_until, workers_done
 
 Compare = Callable[..., bool]
 HALFCELL = Graphics("halfcell")
@@ -69,9 +69,10 @@ async def test_holding_down_fetches_only_where_the_cursor_stops(
         await wait_until(pilot, lambda: painted(screen.detail))
         before = len(image_requests(fresh_demo_server))
         await hold_down(pilot, 60)
-        await wait_until(pilot, lambda: len(image_requests(fresh_demo_server)) > before)
-        await pilot.pause(0.5)
         item = screen.table.highlighted_item
+        image = screen.detail.query_one(ScreenImage)
+        await wait_until(pilot, lambda: image.painted_url == item.image_url)
+        await answered(pilot, fresh_demo_server)
         assert screen.table.cursor_row == 60
         during = image_requests(fresh_demo_server)[before:]
         # One, where the cursor stopped; a second only when the shared test machine stalls
@@ -88,7 +89,8 @@ async def test_a_failure_is_one_line_and_not_retried(
         screen = await settled(pilot)
         await wait_until(pilot, lambda: "unavailable" in note(screen.detail))
         assert note(screen.detail) == "image unavailable: HTTP 404"
-        await pilot.pause(1.0)
+        await workers_done(pilot)  # a retry would be a worker still waiting out its backoff
+        await answered(pilot, fresh_demo_server)
         assert len(image_requests(fresh_demo_server)) == 1
         assert screen.detail.query_one("#detail-body").display  # the rest of the detail stays
 
@@ -119,7 +121,7 @@ async def test_images_off_shows_nothing_and_fetches_nothing(
     app = make_app(tmp_path, connection_to(fresh_demo_server))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await settled(pilot)
-        await pilot.pause(0.4)
+        await workers_done(pilot)
         assert not screen.detail.query_one(ScreenImage).display
         assert image_requests(fresh_demo_server) == []
 
@@ -162,7 +164,7 @@ async def test_a_row_left_before_its_image_arrives_never_shows_it(
     app = make_app(tmp_path, connection_to(fresh_demo_server), graphics=HALFCELL)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await settled(pilot)
-        await pilot.pause(0.3)  # the first row's image is on its way
+        await wait_until(pilot, lambda: fresh_demo_server.requests_in_flight > 0)  # its image
         first = screen.table.highlighted_item
         await pilot.press("down")
         image = screen.detail.query_one(ScreenImage)

@@ -32,6 +32,8 @@ from screen_analysis.tui.themes import (
     variable_defaults,
 )
 
+from .conftest import palette_offers, wait_until
+
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED = (DEFAULT_THEME, LIGHT_THEME, HIGH_CONTRAST_THEME)
 STATUS_VARIABLES = ("status-pending", "status-processing", "status-completed", "status-failed")
@@ -329,7 +331,7 @@ async def test_picker_previews_the_highlighted_theme_and_esc_restores() -> None:
         app.push_screen(ThemePicker())
         await pilot.pause()
         await pilot.press(*"high-contrast")
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: palette_offers(app, HIGH_CONTRAST_THEME))
         await pilot.press("down")
         await pilot.pause()
         assert app.theme == HIGH_CONTRAST_THEME
@@ -345,7 +347,7 @@ async def test_picker_keeps_the_chosen_theme() -> None:
         app.push_screen(ThemePicker())
         await pilot.pause()
         await pilot.press(*"analysis-light")
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: palette_offers(app, LIGHT_THEME))
         await pilot.press("down", "enter")
         await pilot.pause()
         assert not isinstance(app.screen, ThemePicker)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import shlex
@@ -95,6 +96,14 @@ def serve(ctx: CliContext, host: str, port: int, demo: bool, token: str | None) 
         os.environ.pop(TOKEN_ENV, None)  # the app processes have no use for it
         url = served_url(host, port, guard.token)
         click.echo(f"Serving screen-analysis on {url}  (Ctrl+C to stop)")
-        GuardedServer(command, guard, title="screen-analysis").serve()
+        # A loop of its own, set as current: textual-serve 1.1.0 asks for the current loop,
+        # which a process that already ran asyncio.run() no longer has.
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        try:
+            GuardedServer(command, guard, title="screen-analysis").serve()
+        finally:
+            asyncio.set_event_loop(None)
+            loop.close()
 
     ctx.run(run)
