@@ -106,11 +106,22 @@ def invoke() -> Invoke:
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests that leave the keyring locked run last, whatever file they are in; tests that
-    compare Textual's rendering (`snap_compare`) are marked `snapshot`."""
+    compare Textual's rendering (`snap_compare`) are marked `snapshot`; the long runs and
+    the real-keyring tests run only when `-m` names them (`-m slow`, `-m keyring`), so
+    neither tier's `-m` has to leave them out."""
     for item in items:
         if "snap_compare" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.snapshot)
+    asked = config.getoption("markexpr") or ""
+    held = [marker for marker in OPT_IN if marker not in asked]
+    dropped = [item for item in items if any(item.get_closest_marker(m) for m in held)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [item for item in items if item not in dropped]
     items.sort(key=lambda item: item.get_closest_marker("locks_keyring") is not None)
+
+
+OPT_IN = ("slow", "keyring")
 
 
 @pytest.fixture
