@@ -97,22 +97,30 @@ def loaded(text: str) -> int:
     return int(match.group(1).replace(",", "")) if match else 0
 
 
+def app_env(work: Path, term: str, **extra: str) -> str:
+    """`env …` for the app in a pane: its own home and XDG folders in `work`, `term`, and
+    `extra`. The pane's size is the terminal's: a COLUMNS or LINES in the environment
+    would override it (a tmux server started from a test can hand its own down)."""
+    env = {
+        "HOME": str(work),
+        "XDG_CONFIG_HOME": str(work / ".config"),
+        "XDG_DATA_HOME": str(work / ".local/share"),
+        "XDG_CACHE_HOME": str(work / ".cache"),
+        "TERM": term,
+        "LANG": "C.UTF-8",
+        **extra,
+    }
+    return "env -u COLUMNS -u LINES " + " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+
+
 def drive(terminal: Terminal, work: Path, command: list[str] | None = None) -> Run:
     """Run the app in a pane (or `command`, which must run it) and go through the steps."""
     run = Run(terminal)
     started = time.monotonic()
     rc_file = work / "rc"
-    env = {
-        "HOME": str(work),
-        "XDG_CONFIG_HOME": str(work / ".config"),
-        "XDG_DATA_HOME": str(work / ".local/share"),
-        "TERM": terminal.term,
-        "LANG": "C.UTF-8",
-    }
-    if terminal.no_color:
-        env["NO_COLOR"] = "1"
+    extra = {"NO_COLOR": "1"} if terminal.no_color else {}
     app = command or [str(APP), "--demo"]
-    line = "env " + " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+    line = app_env(work, terminal.term, **extra)
     line += " " + " ".join(shlex.quote(part) for part in app)
     pane = Pane(
         work,
@@ -131,9 +139,12 @@ def drive(terminal: Terminal, work: Path, command: list[str] | None = None) -> R
             run.error = "End did not load the next page:\n" + pane.text()
             return run
         run.steps.append("end")
-        pane.keys("Home")
-        pane.keys("PageDown")
-        time.sleep(0.3)
+        for key in ("Home", "PageDown"):  # each moves what the screen shows
+            before = pane.text()
+            pane.keys(key)
+            if not pane.wait(lambda before=before: pane.text() != before):
+                run.error = f"{key} changed nothing:\n" + pane.text()
+                return run
         run.screens["paged"] = pane.text()
         run.steps.append("pagedown")
         pane.keys("y")

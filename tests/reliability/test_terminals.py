@@ -179,12 +179,15 @@ def test_hostile_data_reaches_the_terminal_only_as_visible_text(tmp_path: Path) 
     from tests.support.scripted_server import ScriptedServer
 
     from .hostile import hostile_script
-    from .terminal_driver import Pane
+    from .terminal_driver import OSC52, Pane, app_env
 
     with ScriptedServer(hostile_script) as server:
-        env = (
-            f"env HOME={tmp_path} TERM=xterm-256color SCREEN_ANALYSIS_BASE_URL={server.base_url}"
-            f" SCREEN_ANALYSIS_API_KEY=sk-terminal-0123456789 SCREEN_ANALYSIS_REFRESH_INTERVAL=0"
+        env = app_env(
+            tmp_path,
+            "xterm-256color",
+            SCREEN_ANALYSIS_BASE_URL=server.base_url,
+            SCREEN_ANALYSIS_API_KEY="sk-terminal-0123456789",
+            SCREEN_ANALYSIS_REFRESH_INTERVAL="0",
         )
         rc_file = tmp_path / "rc"
         pane = Pane(tmp_path, f"{env} {APP}; echo $? > {rc_file}; sleep 5", 120, 40)
@@ -193,7 +196,7 @@ def test_hostile_data_reaches_the_terminal_only_as_visible_text(tmp_path: Path) 
             for _ in range(30):  # every row through the detail pane
                 pane.keys("j")
             pane.keys("y")
-            time.sleep(0.5)
+            assert pane.wait(lambda: OSC52.search(pane.raw.read_bytes()) is not None)
             pane.keys("q")
             assert pane.wait(lambda: rc_file.exists() and rc_file.read_text().strip() == "0")
         finally:
