@@ -196,7 +196,7 @@ async def test_random_faults_are_survived_by_iteration(
 ) -> None:
     fresh_demo_server.faults.error_rate = 0.2
     client = make_client(fresh_demo_server, max_retries=8)
-    items = [a async for a in client.iter_analyses(page_size=25)]
+    items = [a async for page in client.iter_pages(limit=25) for a in page.items]
     assert len(items) == 300 and len({a.id for a in items}) == 300
 
 

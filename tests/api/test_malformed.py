@@ -134,8 +134,8 @@ async def test_an_empty_next_cursor_means_the_end(
     fresh_demo_server.faults.inject(
         200, body={"data": [good("ana_1")], "total": 1, "next_cursor": ""}
     )
-    items = [a async for a in make_client(fresh_demo_server).iter_analyses()]
-    assert [a.id for a in items] == ["ana_1"]
+    pages = [p async for p in make_client(fresh_demo_server).iter_pages()]
+    assert [a.id for p in pages for a in p.items] == ["ana_1"]
 
 
 async def test_a_missing_next_cursor_is_the_last_page(

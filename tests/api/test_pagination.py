@@ -1,4 +1,5 @@
-"""Cursor pagination: follows next_cursor to the end, never loops, never repeats an id."""
+"""Cursor pagination: follows next_cursor to the end, never loops, never repeats an id —
+the cursor walker (`PageIterator`) and the one walk over it (`Walk`)."""
 
 from __future__ import annotations
 
@@ -11,17 +12,13 @@ from tests.api.fake_pages import OffsetSource, ScriptedSource, page
 
 from screen_analysis.api.errors import InvalidResponseError, PaginationLoopError
 from screen_analysis.api.models import AnalysisItem, AnalysisPage, InvalidAnalysis
-from screen_analysis.api.pagination import (
-    MODEL_ROWS,
-    AnalysisIterator,
-    PageIterator,
-    SeenIds,
-    Walk,
-)
+from screen_analysis.api.pagination import MODEL_ROWS, PageIterator, SeenIds, Walk
 
 
-async def collect(iterator: AnalysisIterator) -> list[AnalysisItem]:
-    return [item async for item in iterator]
+async def collect(walk: Walk[AnalysisPage]) -> list[AnalysisItem]:
+    """Every row of the walk's pages, in order."""
+    async with walk:
+        return [item async for page in walk for item in page.items]
 
 
 @settings(max_examples=150, deadline=None)
@@ -31,7 +28,7 @@ async def collect(iterator: AnalysisIterator) -> list[AnalysisItem]:
 )
 def test_each_analysis_once_in_order_for_any_data_and_page_size(ids: list[str], size: int) -> None:
     source = OffsetSource(ids, size)
-    items = asyncio.run(collect(AnalysisIterator(PageIterator(source))))
+    items = asyncio.run(collect(Walk(PageIterator(source), MODEL_ROWS)))
     assert [item.id for item in items] == ids
     assert len(source.calls) == max(1, -(-len(ids) // size))
 
@@ -42,10 +39,10 @@ def test_each_analysis_once_in_order_for_any_data_and_page_size(ids: list[str], 
     size=st.integers(min_value=1, max_value=10),
 )
 def test_repeated_ids_are_yielded_once_and_counted(ids: list[str], size: int) -> None:
-    iterator = AnalysisIterator(PageIterator(OffsetSource(ids, size)), max_stalled_pages=10_000)
-    items = asyncio.run(collect(iterator))
+    walk = Walk(PageIterator(OffsetSource(ids, size)), MODEL_ROWS, max_stalled_pages=10_000)
+    items = asyncio.run(collect(walk))
     assert [item.id for item in items] == list(dict.fromkeys(ids))
-    assert iterator.skipped_duplicates == len(ids) - len(set(ids))
+    assert walk.skipped_duplicates == len(ids) - len(set(ids))
 
 
 @settings(max_examples=100, deadline=None)
@@ -57,7 +54,7 @@ def test_repeated_ids_are_yielded_once_and_counted(ids: list[str], size: int) ->
 def test_max_items_stops_without_fetching_more_pages(count: int, size: int, max_items: int) -> None:
     ids = [f"ana_{i}" for i in range(count)]
     source = OffsetSource(ids, size)
-    items = asyncio.run(collect(AnalysisIterator(PageIterator(source), max_items=max_items)))
+    items = asyncio.run(collect(Walk(PageIterator(source), MODEL_ROWS, max_items=max_items)))
     assert [item.id for item in items] == ids[:max_items]
     needed = max(1, -(-min(max_items, count) // size))
     assert len(source.calls) == needed
@@ -96,8 +93,8 @@ async def test_a_to_b_to_a_is_a_loop() -> None:
     source = ScriptedSource([page(["a"], "A"), page(["b"], "B"), page(["c"], "A")])
     items = []
     with pytest.raises(PaginationLoopError) as caught:
-        async for item in AnalysisIterator(PageIterator(source)):
-            items.append(item.id)
+        async for walked in Walk(PageIterator(source), MODEL_ROWS):
+            items += [item.id for item in walked.items]
     assert items == ["a", "b", "c"]
     assert "already followed" in str(caught.value)
     assert isinstance(caught.value, InvalidResponseError)
@@ -113,16 +110,16 @@ async def test_returning_to_the_starting_cursor_is_a_loop() -> None:
 async def test_fresh_cursors_with_nothing_new_stop_after_a_few_pages() -> None:
     pages = [page(["a"], "c0")] + [page(["a"], f"c{i + 1}") for i in range(10)]
     source = ScriptedSource(pages)
-    iterator = AnalysisIterator(PageIterator(source), max_stalled_pages=3)
+    walk = Walk(PageIterator(source), MODEL_ROWS, max_stalled_pages=3)
     with pytest.raises(PaginationLoopError, match="3 pages in a row"):
-        await collect(iterator)
+        await collect(walk)
     assert len(source.calls) == 4
-    assert iterator.skipped_duplicates == 3
+    assert walk.skipped_duplicates == 3
 
 
 async def test_empty_pages_with_a_cursor_are_followed_a_few_times() -> None:
     source = ScriptedSource([page([], "c1"), page([], "c2"), page(["a"], None)])
-    items = await collect(AnalysisIterator(PageIterator(source)))
+    items = await collect(Walk(PageIterator(source), MODEL_ROWS))
     assert [item.id for item in items] == ["a"]
 
 
@@ -130,19 +127,12 @@ async def test_invalid_items_without_id_are_always_yielded() -> None:
     first = page(["a"], "A")
     first = first._replace(items=[*first.items, InvalidAnalysis(reason="x")])
     second = page(["b"], None)._replace(items=[InvalidAnalysis(reason="y")])
-    items = await collect(AnalysisIterator(PageIterator(ScriptedSource([first, second]))))
+    items = await collect(Walk(PageIterator(ScriptedSource([first, second])), MODEL_ROWS))
     assert [type(item).__name__ for item in items] == [
         "Analysis",
         "InvalidAnalysis",
         "InvalidAnalysis",
     ]
-
-
-async def test_total_and_counters_are_exposed() -> None:
-    source = ScriptedSource([page(["a", "b"], "A", total=3), page(["b", "c"], None, total=3)])
-    iterator = AnalysisIterator(PageIterator(source))
-    assert [item.id for item in await collect(iterator)] == ["a", "b", "c"]
-    assert (iterator.total, iterator.yielded, iterator.skipped_duplicates) == (3, 3, 1)
 
 
 async def test_has_next_page_and_next_cursor() -> None:

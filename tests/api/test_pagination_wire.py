@@ -11,7 +11,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.api.support import MakeClient, logged_requests
 
-from screen_analysis.api import PaginationLoopError, ScreenAnalysisClient
+from screen_analysis.api import (
+    AnalysisItem,
+    AnalysisPage,
+    PaginationLoopError,
+    ScreenAnalysisClient,
+)
+from screen_analysis.api.pagination import Walk
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.secret import SecretStr
 
@@ -22,6 +28,12 @@ def item(analysis_id: str) -> dict[str, Any]:
 
 def page(ids: list[str], cursor: str | None) -> dict[str, Any]:
     return {"data": [item(i) for i in ids], "next_cursor": cursor, "total": 9}
+
+
+async def rows(walk: Walk[AnalysisPage]) -> list[AnalysisItem]:
+    """Every row of the walk's pages, in order."""
+    async with walk:
+        return [analysis async for walked in walk for analysis in walked.items]
 
 
 @settings(
@@ -36,9 +48,9 @@ def test_any_page_size_walks_the_server_once_in_order(
     async def walk() -> tuple[list[str], list[str]]:
         key = SecretStr(demo_server.api_key)
         async with ScreenAnalysisClient(demo_server.base_url, key) as client:
-            walked = [a.id async for a in client.iter_analyses(status=status, page_size=page_size)]
-            reference = [a.id async for a in client.iter_analyses(status=status, page_size=100)]
-        return walked, reference  # type: ignore[return-value]
+            walked = await rows(client.iter_pages(status=status, limit=page_size))
+            reference = await rows(client.iter_pages(status=status, limit=100))
+        return [a.id or "" for a in walked], [a.id or "" for a in reference]
 
     walked, reference = asyncio.run(walk())
     assert walked == reference and len(set(walked)) == len(walked)
@@ -50,10 +62,10 @@ async def test_a_to_b_to_a_from_the_wire_stops_with_one_line(
     for body in (page(["a1"], "A"), page(["b1"], "B"), page(["c1"], "A")):
         fresh_demo_server.faults.inject(200, body=body)
     seen = []
-    iterator = make_client(fresh_demo_server).iter_analyses(page_size=1)
+    walk = make_client(fresh_demo_server).iter_pages(limit=1)
     with pytest.raises(PaginationLoopError) as caught:
-        async for analysis in iterator:
-            seen.append(analysis.id)
+        async for walked in walk:
+            seen += [analysis.id for analysis in walked.items]
     assert seen == ["a1", "b1", "c1"]
     assert str(caught.value) == (
         "GET /v1/analyses?limit=1&after=B: pagination loop: "
@@ -79,17 +91,17 @@ async def test_duplicates_across_pages_from_the_wire_are_skipped_and_counted(
     fresh_demo_server.faults.inject(200, body=page(["a", "b", "c"], "A"))
     fresh_demo_server.faults.inject(200, body=page(["c", "d", "a"], "B"))
     fresh_demo_server.faults.inject(200, body=page(["e"], None))
-    iterator = make_client(fresh_demo_server).iter_analyses()
-    assert [a.id async for a in iterator] == ["a", "b", "c", "d", "e"]
-    assert iterator.skipped_duplicates == 2 and iterator.total == 9
+    walk = make_client(fresh_demo_server).iter_pages()
+    assert [a.id for a in await rows(walk)] == ["a", "b", "c", "d", "e"]
+    assert walk.skipped_duplicates == 2 and walk.total == 9
 
 
 async def test_a_server_error_mid_iteration_is_retried_and_iteration_continues(
     fresh_demo_server: DemoServer, make_client: MakeClient
 ) -> None:
     client = make_client(fresh_demo_server)
-    iterator = client.iter_analyses(page_size=50)
-    first = [await anext(iterator) for _ in range(50)]
+    walk = client.iter_pages(limit=50)
+    first = (await anext(walk)).items
     fresh_demo_server.faults.inject(503)
-    rest = [a async for a in iterator]
-    assert len({a.id for a in first + rest}) == 300
+    rest = await rows(walk)
+    assert len(first) == 50 and len({a.id for a in first + rest}) == 300

@@ -37,7 +37,8 @@ async def test_rule_1_total_counts_matches_across_pages_not_the_page(
     projects = {item.project_id for item in (await client.list_analyses(limit=100)).analyses}
     project_id = sorted(p for p in projects if p)[0]
     page = await client.list_analyses(project_id=project_id, status="completed", limit=3)
-    everything = [a async for a in client.iter_analyses(project_id=project_id, status="completed")]
+    walk = client.iter_pages(project_id=project_id, status="completed", limit=100)
+    everything = [a async for p in walk for a in p.items]
     assert page.total == len(everything)
     assert len(page.items) == min(3, page.total)
 
@@ -58,7 +59,7 @@ async def test_iteration_follows_the_server_order(
 ) -> None:
     client = make_client(demo_server)
     one_page = await client.list_analyses(limit=100)
-    walked = [a.id async for a in client.iter_analyses(page_size=7, max_items=100)]
+    walked = [a.id async for p in client.iter_pages(limit=7, max_items=100) for a in p.items]
     assert walked == [a.id for a in one_page.items]
 
 
@@ -66,7 +67,8 @@ async def test_iteration_follows_the_server_order(
 async def test_rule_4_status_filter(
     demo_server: DemoServer, make_client: MakeClient, status: str
 ) -> None:
-    items = [a async for a in make_client(demo_server).iter_analyses(status=status)]
+    walk = make_client(demo_server).iter_pages(status=status, limit=100)
+    items = [a async for p in walk for a in p.items]
     assert items and all(isinstance(a, Analysis) and a.status == status for a in items)
 
 
@@ -74,7 +76,7 @@ async def test_rule_4_filters_combine_and_totals_add_up(
     demo_server: DemoServer, make_client: MakeClient
 ) -> None:
     client = make_client(demo_server)
-    everything = [a async for a in client.iter_analyses()]
+    everything = [a async for p in client.iter_pages(limit=100) for a in p.items]
     assert len(everything) == 300
     project_id = everything[0].project_id
     assert isinstance(project_id, str)
@@ -121,7 +123,7 @@ async def test_max_items_stops_early(
     fresh_demo_server: DemoServer, make_client: MakeClient
 ) -> None:
     client = make_client(fresh_demo_server)
-    items = [a async for a in client.iter_analyses(page_size=10, max_items=25)]
+    items = [a async for p in client.iter_pages(limit=10, max_items=25) for a in p.items]
     assert len(items) == 25
     assert len(await logged_requests(fresh_demo_server, 3)) == 3
 

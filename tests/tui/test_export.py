@@ -1,4 +1,5 @@
-"""`e` exports the view: the loaded rows or every page, never over a file unasked."""
+"""`e` exports the view: the loaded rows or every page (read with the client in use when
+the walk starts), never over a file unasked, a failure in words that name the file."""
 
 from __future__ import annotations
 
@@ -154,3 +155,42 @@ async def test_sorted_view_exports_in_the_tables_order(demo_server, tmp_path, mo
     present = [float(score) for score in scores if score]
     assert present == sorted(present, reverse=True)
     assert scores[len(present) :] == [""] * (len(scores) - len(present))  # unscored last
+
+
+async def test_every_page_is_read_with_the_client_in_use_when_the_walk_starts(
+    demo_server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = make_app(tmp_path, connection_to(demo_server), refresh_interval=0)
+    notes = notes_of(app, monkeypatch)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+        await pilot.press("e")
+        await answer_path(pilot, "renewed.csv")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceDialog))
+        # While the question is open the key is renewed: a new client, the old one closed.
+        stale = app.current.replace(app.make_client(connection_to(demo_server)))
+        assert stale is not None
+        await stale.aclose()
+        await choose(pilot, "a")
+        await wait_until(pilot, lambda: notified(notes, "Wrote 300 analyses"))
+        assert len(read_csv(tmp_path / "renewed.csv")) == 301
+
+
+async def test_a_failed_export_names_the_file_and_says_what_to_do(
+    demo_server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "not-a-folder").write_text("a file where a folder should be")
+    app = make_app(tmp_path, connection_to(demo_server), refresh_interval=0)
+    notes = notes_of(app, monkeypatch)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+        await pilot.press("e")
+        await answer_path(pilot, "not-a-folder/out.csv")
+        await choose(pilot, "l")
+        await wait_until(pilot, lambda: bool(notes.messages("error")))
+    said = notes.messages("error")[-1]
+    assert said.startswith("Nothing was written: cannot write ")
+    assert str(tmp_path / "not-a-folder" / "out.csv") in said
+    assert said.endswith("A file stands where a folder should be.")

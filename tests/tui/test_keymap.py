@@ -8,6 +8,7 @@ import pkgutil
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from textual.binding import Binding, BindingsMap
 from textual.command import CommandPalette
 
@@ -21,14 +22,14 @@ from screen_analysis.tui.app_keys import (
     help_sections,
     remappable_ids,
 )
-from screen_analysis.tui.commands import AppCommands
+from screen_analysis.tui.commands import palette_commands
 from screen_analysis.tui.dialogs.prompt import FindDialog
 from screen_analysis.tui.keys import check_keymap, is_key_name
 from screen_analysis.tui.screens.help import HelpScreen
 from screen_analysis.tui.screens.login import LoginScreen
 from screen_analysis.tui.widgets.key_bar import KeyBar
 
-from .conftest import connection_to, make_app, settled, wait_until
+from .conftest import connection_to, make_app, notes_of, palette_offers, settled, wait_until
 
 
 def test_key_names_textual_can_bind_are_accepted() -> None:
@@ -123,18 +124,19 @@ async def test_a_remapped_find_opens_with_its_new_key_and_shows_in_help(
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
         assert ("ctrl+f", "Find in the loaded rows by label") in help_rows(app)
         await pilot.press("escape")
-        choices = [c for c in AppCommands(app.screen)._choices() if c[0] == "Find"]
+        choices = [c for c in app.palette_commands(app.screen)._choices() if c[0] == "Find"]
         assert choices and choices[0][2].endswith("(ctrl+f)")
 
 
 async def test_a_bad_keymap_is_one_message_and_the_defaults_stay(
-    tmp_path: Path, demo_server: DemoServer
+    tmp_path: Path, demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     keymap: dict[str, object] = {"no-such-action": "x", "refresh": "ctrl+nonsense"}
     app = make_app(tmp_path, connection_to(demo_server), keymap=keymap)
+    spy = notes_of(app, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await settled(pilot)
-        notes = [n.message for n in app._notifications if "[keymap]" in n.message]
+        notes = [m for m in spy.messages() if "[keymap]" in m]
         assert len(notes) == 1
         assert "no-such-action" in notes[0] and "ctrl+nonsense" in notes[0]
         generation = screen.feed.generation
@@ -219,12 +221,48 @@ async def test_the_palette_lists_our_commands_only(tmp_path: Path, demo_server: 
         screen = await settled(pilot)
         await pilot.press("ctrl+p")
         await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
-        titles = {hit.text: hit.help async for hit in AppCommands(screen).discover()}
+        titles = {hit.text: hit.help async for hit in app.palette_commands(screen).discover()}
         for textual_only in ("Maximize", "Minimize", "Screenshot"):
             assert textual_only not in titles
         assert titles["Keys"] == "This help (f2)"
         assert {"Theme", "Quit", "Find", "Sidebar", "Load all", "Show all projects"} <= set(titles)
         await pilot.press(*"Keys")
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: palette_offers(app, "Keys"))
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+
+
+class HandedSwitch:
+    """A profile switch that records what it was asked to switch to."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def targets(self) -> tuple[str, ...]:
+        return ("staging",)
+
+    def switch(self, name: str) -> None:
+        self.asked.append(name)
+
+
+class HandedServices:
+    """What the palette is given in place of the app's own keymap and profile switch."""
+
+    def __init__(self) -> None:
+        self.keymap = {"help": "f6"}
+        self.profile_switch = HandedSwitch()
+
+
+async def test_the_palette_is_served_by_what_it_is_handed(
+    tmp_path: Path, demo_server: DemoServer
+) -> None:
+    app = make_app(tmp_path, connection_to(demo_server), keymap={"help": "f2"})
+    services = HandedServices()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settled(pilot)
+        provider = palette_commands(services)(screen)
+        await provider.startup()
+        hits = {hit.text: hit async for hit in provider.discover()}
+        assert hits["Keys"].help == "This help (f6)", "the keymap handed, not the app's"
+        hits["Switch to staging"].command()
+        assert services.profile_switch.asked == ["staging"]

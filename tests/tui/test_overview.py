@@ -1,24 +1,32 @@
 """The overview screen: read every page with progress, stop with Esc, keep the result until
-refreshed, export the report without overwriting unasked; snapshots at 80×24 and 120×40."""
+refreshed, read with the client in use (a renewed key at once), export the report through the
+one save flow without overwriting unasked, and offline the local cache's overview (never for
+a refused key); snapshots at 80×24 and 120×40."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support.pilot import steady
 from textual.pilot import Pilot
 
+from screen_analysis.cache import CacheScope, LocalCache
+from screen_analysis.config import Connection
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.insight.aggregates import Overview
 from screen_analysis.tui.app import ScreenAnalysisApp
 from screen_analysis.tui.dialogs.choice import ChoiceDialog
 from screen_analysis.tui.dialogs.prompt import PromptDialog
+from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.screens.overview import OverviewScreen
+from screen_analysis.tui.widgets.column_chart import ColumnChart
 
 from ..conftest import demo_config
-from .conftest import DEMO_NOW_FIXED, connection_to, make_app, settled, wait_until
+from .conftest import DEMO_NOW_FIXED, connection_to, make_app, notes_of, settled, wait_until
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
@@ -34,7 +42,7 @@ def open_overview(
     app: ScreenAnalysisApp, project_id: str | None, kept: dict[str | None, Overview], **kw: Any
 ) -> OverviewScreen:
     assert app.client is not None
-    screen = OverviewScreen(app.client, project_id, kept=kept, clock=lambda: DEMO_NOW_FIXED, **kw)
+    screen = OverviewScreen(app.current, project_id, kept=kept, clock=lambda: DEMO_NOW_FIXED, **kw)
     app.push_screen(screen)
     return screen
 
@@ -92,7 +100,7 @@ async def test_export_never_overwrites_unasked(tmp_path: Path, demo_server: Demo
     target.parent.mkdir()
     async with app.run_test(size=(100, 30)) as pilot:
         await settled(pilot)
-        screen = open_overview(app, None, {}, report_dir=target.parent)
+        screen = open_overview(app, None, {})
         await wait_until(pilot, read(screen))
 
         async def export(path: Path) -> None:
@@ -132,7 +140,7 @@ def test_overview_snapshot(
         await settled(pilot)
         screen = open_overview(app, project.id, {})
         await wait_until(pilot, read(screen))
-        await pilot.pause(0.2)
+        await steady(pilot, lambda: [c.plot_height for c in screen.query(ColumnChart)])
 
     assert snap_compare(app, terminal_size=size, run_before=run)
 
@@ -141,11 +149,8 @@ async def test_charts_read_without_colour_and_server_text_is_literal(tmp_path: P
     from tests.report.hostile_report import PAYLOADS, PROJECT_ID, script
     from tests.support.scripted_server import ScriptedServer
 
-    from screen_analysis.config import Connection
     from screen_analysis.secret import SecretStr
-    from screen_analysis.tui.commands import AppCommands
     from screen_analysis.tui.widgets.bar_rows import BarRows
-    from screen_analysis.tui.widgets.column_chart import ColumnChart
 
     with ScriptedServer(script) as server:
         connection = Connection(server.base_url, SecretStr("k"), key_source="env")
@@ -161,5 +166,146 @@ async def test_charts_read_without_colour_and_server_text_is_literal(tmp_path: P
             feedback = str(screen.query_one("#feedback").render())
             failures = str(screen.query_one("#failures").render())
             assert PAYLOADS[0] in feedback and PAYLOADS[1] in failures  # shown, not parsed
-            hits = {hit.text: hit.help async for hit in AppCommands(screen).discover()}
+            hits = {hit.text: hit.help async for hit in app.palette_commands(screen).discover()}
             assert hits["Export"] == "Write this overview as a report (e)"
+
+
+async def overview_from_main(pilot: Pilot[Any]) -> OverviewScreen:
+    """`v` on the main screen, once the overview is read (or stopped)."""
+    await pilot.press("v")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, OverviewScreen))
+    screen = pilot.app.screen
+    assert isinstance(screen, OverviewScreen)
+    await wait_until(pilot, lambda: screen.is_mounted and not screen.reading)
+    return screen
+
+
+async def export_to(pilot: Pilot[Any], path: Path) -> None:
+    """`e`, and `path` typed in the prompt."""
+    await pilot.press("e")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, PromptDialog))
+    pilot.app.screen.query_one("#export-path").value = str(path)  # type: ignore[attr-defined]
+    await pilot.press("enter")
+
+
+async def test_a_renewed_key_is_used_by_the_next_read_and_the_report(
+    tmp_path: Path, demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app(tmp_path, connection_to(demo_server), refresh_interval=0)
+    notes = notes_of(app, monkeypatch)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+        screen = await overview_from_main(pilot)
+        first = screen.overview
+        assert first is not None and first.complete
+        # The key is renewed: the app holds a new client and closes the old one.
+        stale = app.current.replace(app.make_client(connection_to(demo_server)))
+        assert stale is not None
+        await stale.aclose()
+        await pilot.press("r")
+        await wait_until(pilot, lambda: read(screen)() and screen.overview is not first)
+        assert not screen.has_class("-problem") and screen.overview.complete  # type: ignore[union-attr]
+        target = tmp_path / "renewed.html"
+        await export_to(pilot, target)
+        await wait_until(pilot, lambda: notes.any("Report written to"))
+        assert target.exists()
+
+
+async def test_report_failures_name_the_file_and_a_directory_is_refused(
+    tmp_path: Path, demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app(tmp_path, connection_to(demo_server), refresh_interval=0)
+    notes = notes_of(app, monkeypatch)
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where a folder should be")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+        screen = await overview_from_main(pilot)
+        target = blocker / "report.html"
+        await export_to(pilot, target)
+        await wait_until(pilot, lambda: bool(notes.messages("error")))
+        said = notes.messages("error")[-1]
+        assert str(target) in said and "A file stands where a folder should be." in said
+        await export_to(pilot, tmp_path)  # the one flow: a directory is never "replaced"
+        await wait_until(pilot, lambda: notes.any("is a directory; nothing was written"))
+        assert app.screen is screen
+
+
+GONE = "http://127.0.0.1:9"  # nothing listens: connection refused
+
+
+def cache_at(path: Path) -> Callable[[Connection], LocalCache]:
+    """The app's cache opener, on a file of the test's (the demo's scope: "demo")."""
+
+    def open_cache(connection: Connection) -> LocalCache:
+        return LocalCache(CacheScope("demo", connection.profile or ""), path=path)
+
+    return open_cache
+
+
+async def keep_a_view(tmp_path: Path, server: DemoServer) -> int:
+    """The app once, online: its first view kept in the cache; how many rows it showed."""
+    app = make_app(tmp_path, connection_to(server), open_cache=cache_at(tmp_path / "c.db"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settled(pilot)
+        shown = len(screen.table.items)
+    return shown  # the app closed its cache on exit: every write is in
+
+
+async def offline_main(pilot: Pilot[Any]) -> MainScreen:
+    """The main screen once it shows the cache's rows, offline."""
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, MainScreen))
+    screen = pilot.app.screen
+    assert isinstance(screen, MainScreen)
+    await wait_until(pilot, lambda: screen.pane.offline and bool(screen.table.items))
+    return screen
+
+
+async def test_offline_the_overview_is_what_the_cache_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with DemoServer(demo_config(analyses=150)) as server:
+        shown = await keep_a_view(tmp_path, server)
+        gone = dataclasses.replace(connection_to(server), base_url=GONE)
+    app = make_app(tmp_path, gone, open_cache=cache_at(tmp_path / "c.db"))
+    notes = notes_of(app, monkeypatch)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await offline_main(pilot)
+        screen = await overview_from_main(pilot)
+        assert screen.from_cache is not None and screen.overview is not None
+        kept = screen.from_cache.kept
+        assert kept >= shown > 0 and screen.overview.seen == kept
+        line = str(screen.query_one("#offline").render())
+        assert line.startswith("offline — from the local cache, data from ")
+        assert f"; {kept} analyses kept" in line
+        assert screen.has_class("-offline") and not screen.has_class("-problem")
+        statuses = str(screen.query_one("#statuses").render())
+        assert "completed" in statuses
+        target = tmp_path / "offline.md"
+        await export_to(pilot, target)  # names from the cache: no server is asked
+        await wait_until(pilot, lambda: notes.any("Report written to"))
+        assert "From the local cache (data from " in target.read_text()
+        # Another scope the cache holds nothing of: it says so.
+        empty = OverviewScreen(app.current, "proj_never_seen", kept={}, cache=app.cache)
+        app.push_screen(empty)
+        await wait_until(pilot, lambda: empty.is_mounted and empty.has_class("-problem"))
+        line = str(empty.query_one("#offline").render())
+        assert line.startswith("offline — the local cache holds no analyses of this project")
+        assert "connection failed" in str(empty.query_one("#problem").render())
+        assert empty.overview is None
+
+
+async def test_a_refused_key_never_gets_the_caches_overview(tmp_path: Path) -> None:
+    with DemoServer(demo_config(analyses=150)) as server:
+        await keep_a_view(tmp_path, server)
+        opener = cache_at(tmp_path / "c.db")
+        app = make_app(tmp_path, connection_to(server), open_cache=opener, refresh_interval=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settled(pilot)
+            wrong = connection_to(server, api_key="sk-test-wrong-key-123456")
+            app.current.replace(app.make_client(wrong))
+            screen = OverviewScreen(app.current, None, kept={}, cache=app.cache)
+            app.push_screen(screen)
+            await wait_until(pilot, lambda: screen.is_mounted and screen.has_class("-problem"))
+            assert not screen.has_class("-offline") and screen.from_cache is None
+            assert screen.overview is None

@@ -1,10 +1,12 @@
 """The main view's widgets, each alone in a bare app (no main screen), with the headless feed
 as their source against the reference server on loopback: the pane pages, refreshes and
-reports; the status filter keeps its totals; the sidebar keeps its projects."""
+reports, and offline counts down to its next retry, which waits while the terminal is
+unfocused; the status filter keeps its totals; the sidebar keeps its projects."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from textual.widget import Widget
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.models import AnalysisStatus
+from screen_analysis.cache import CacheScope, LocalCache
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.secret import SecretStr
 from screen_analysis.tui.feed import Feed, RefreshSchedule, ViewKey
@@ -68,6 +71,78 @@ async def feed(fresh_demo_server: DemoServer) -> AsyncIterator[Feed]:
 
 def list_requests(server: DemoServer) -> list[dict[str, str]]:
     return [r.query for r in server.request_log if r.path == "/v1/analyses"]
+
+
+def client_of(server: DemoServer | None) -> ScreenAnalysisClient:
+    """A client of `server`; None: of a server that is gone (a closed port)."""
+    if server is None:
+        return ScreenAnalysisClient("http://127.0.0.1:9", SecretStr("sk-test-x"), max_retries=0)
+    return ScreenAnalysisClient(server.base_url, SecretStr(server.api_key), max_retries=0)
+
+
+@pytest.fixture
+async def kept(tmp_path: Path, fresh_demo_server: DemoServer) -> AsyncIterator[LocalCache]:
+    """A local cache holding the first page of the unfiltered view."""
+    cache = LocalCache(CacheScope("demo"), path=tmp_path / "c.db")
+    async with client_of(fresh_demo_server) as client:
+        page = await client.list_analyses(limit=100)
+    cache.store_page(None, None, page.items, total=page.total, done=False, first=True)
+    cache.flush()
+    yield cache
+    cache.close()
+
+
+def offline_pane(cache: LocalCache, now: list[float]) -> tuple[AnalysesPane, CurrentClient]:
+    """A pane whose server is gone, with `cache`; its schedule's clock reads `now[0]`."""
+    current = CurrentClient(client_of(None))
+    schedule = RefreshSchedule(5.0, clock=lambda: now[0])
+    return AnalysesPane(Feed(current, cache=cache), schedule, clock=lambda: DEMO_NOW_FIXED), current
+
+
+async def test_offline_the_pane_counts_down_to_its_next_retry(kept: LocalCache) -> None:
+    now = [100.0]
+    pane, current = offline_pane(kept, now)
+    async with Alone(pane).run_test(size=(100, 24)) as pilot:
+        pane.show(ViewKey())
+        await wait_until(pilot, lambda: pane.offline and bool(pane.table.items))
+        assert "retrying in 30 s" in pane.status_line.render().plain
+        now[0] += 7  # the schedule's clock: a second's tick says what is left
+        await wait_until(pilot, lambda: "retrying in 23 s" in pane.status_line.render().plain)
+        now[0] += 22.5
+        await wait_until(pilot, lambda: "retrying in 1 s" in pane.status_line.render().plain)
+    await current.client.aclose()
+
+
+async def test_offline_retries_wait_while_the_terminal_is_unfocused(
+    kept: LocalCache, fresh_demo_server: DemoServer
+) -> None:
+    """Unfocused before the server went away: going offline starts no retry; focused
+    again, the retry that fell due meanwhile runs at once and brings the view back."""
+    now = [100.0]
+    pane, current = offline_pane(kept, now)
+    async with Alone(pane).run_test(size=(100, 24)) as pilot:
+        pane.hold_refresh("focus", True)
+        pane.show(ViewKey())
+        await wait_until(pilot, lambda: pane.offline and bool(pane.table.items))
+        line = pane.status_line.render().plain
+        assert "retries wait (terminal not focused)" in line, line
+        stale = current.replace(client_of(fresh_demo_server))  # the server is back …
+        now[0] += 120  # … and retries fell due meanwhile: none ran
+        await pilot.pause()
+        assert (
+            pane.offline
+            and not pane.busy
+            and list_requests(fresh_demo_server) == [{"limit": "100"}]
+        )
+        pane.hold_refresh("focus", False)
+        await wait_until(pilot, lambda: not pane.offline and not pane.busy)
+        assert "offline" not in pane.status_line.render().plain
+        assert "auto-refresh 5s" in pane.status_line.refresh_state
+        pane.hold_refresh("focus", True)  # online now: the refreshes wait the same way
+        assert "waits (terminal not focused)" in pane.status_line.refresh_state
+    assert stale is not None
+    await stale.aclose()
+    await current.client.aclose()
 
 
 async def test_the_pane_pages_its_own_rows_and_tells_what_crosses(

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
         Project,
         parse_status,
     )
-    from screen_analysis.api.pagination import AnalysisIterator, PageIterator
+    from screen_analysis.api.pagination import PageIterator
     from screen_analysis.api.retry import RetryPolicy
     from screen_analysis.api.timeouts import Timeouts
 
@@ -70,7 +70,6 @@ _MODULE_OF = {
     "InvalidAnalysis": "models",
     "Project": "models",
     "parse_status": "models",
-    "AnalysisIterator": "pagination",
     "PageIterator": "pagination",
     "RetryPolicy": "retry",
     "Timeouts": "timeouts",
@@ -94,7 +93,6 @@ __all__ = [
     "APITimeoutError",
     "Analysis",
     "AnalysisItem",
-    "AnalysisIterator",
     "AnalysisPage",
     "AnalysisStatus",
     "AuthenticationError",

@@ -30,7 +30,6 @@ from screen_analysis.api.models import AnalysisPage, Project, RawPage
 from screen_analysis.api.pagination import (
     MODEL_ROWS,
     RAW_ROWS,
-    AnalysisIterator,
     PageIterator,
     PageT,
     Walk,
@@ -220,20 +219,6 @@ class ScreenAnalysisClient:
         return PageIterator(
             fetch, after=after, describe=lambda c: _describe(url(c)), prefetch=prefetch
         )
-
-    def iter_analyses(
-        self,
-        project_id: str | None = None,
-        status: str | None = None,
-        page_size: int = 100,
-        max_items: int | None = None,
-    ) -> AnalysisIterator:
-        """Every analysis matching the filters, in server order, each id at most once (the
-        analyses of `iter_pages`' walk, one by one)."""
-        arguments.check_limit(page_size, name="page_size")
-        maximum = arguments.check_max_items(max_items)
-        pages = self._cursor_walk(project_id, status, page_size, None, False, parse_page)
-        return AnalysisIterator(pages, max_items=maximum)
 
     async def get_project(self, project_id: str) -> Project:
         """The project with this id."""

@@ -6,9 +6,9 @@
 take (`client.iter_pages`/`iter_raw_pages`): pages from the walker with every row at most
 once (`SeenIds`, the one de-duplication), a stop when several pages in a row bring nothing
 new (which no honest server does forever), `max_items`, and `aclose()` (or `async with`)
-to cancel a prefetched request. `AnalysisIterator` gives a walk's analyses one by one.
-The main view's feed drives a `PageIterator` and a `SeenIds` of its own (it pages on
-demand, a page at a time, and notes the page each row came on).
+to cancel a prefetched request. The main view's feed drives a `PageIterator` and a
+`SeenIds` of its own (it pages on demand, a page at a time, and notes the page each row
+came on).
 """
 
 from __future__ import annotations
@@ -243,23 +243,7 @@ RAW_ROWS: PageRows[RawPage] = PageRows(
 )
 
 
-class _Closed:
-    """An async iterator that is its own async context manager, closed on the way out."""
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *_exc: object) -> None:
-        await self.aclose()
-
-    def __aiter__(self) -> Self:
-        return self
-
-    async def aclose(self) -> None:
-        """Stop; a request still under way is cancelled."""
-
-
-class Walk(_Closed, Generic[PageT]):
+class Walk(Generic[PageT]):
     """The one way through a listing: every page from the cursor walker (`PageIterator`:
     loops refused, the next page asked for early with `prefetch`), each row at most once
     (`SeenIds`; a page repeats no row of the pages before it), several pages in a row with
@@ -297,6 +281,15 @@ class Walk(_Closed, Generic[PageT]):
         self.total: int | None = None
         self.next_cursor: str | None = None
 
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.aclose()
+
+    def __aiter__(self) -> Self:
+        return self
+
     async def __anext__(self) -> PageT:
         if self._max_items is not None and self.rows_yielded >= self._max_items:
             raise StopAsyncIteration
@@ -329,41 +322,3 @@ class Walk(_Closed, Generic[PageT]):
     def pages_fetched(self) -> int:
         """How many pages the server sent."""
         return self._pages.pages_fetched
-
-
-class AnalysisIterator(_Closed):
-    """The analyses of a `Walk` of model pages, one by one (`client.iter_analyses`): each id
-    at most once, `max_items` at most, an async context manager like the walk."""
-
-    def __init__(
-        self,
-        pages: PageIterator[AnalysisPage],
-        *,
-        max_items: int | None = None,
-        max_stalled_pages: int = MAX_STALLED_PAGES,
-    ) -> None:
-        self._walk = Walk(
-            pages, MODEL_ROWS, max_items=max_items, max_stalled_pages=max_stalled_pages
-        )
-        self._buffer: deque[AnalysisItem] = deque()
-        self.yielded = 0
-
-    async def __anext__(self) -> AnalysisItem:
-        while not self._buffer:
-            self._buffer.extend((await anext(self._walk)).items)
-        self.yielded += 1
-        return self._buffer.popleft()
-
-    async def aclose(self) -> None:
-        """Cancel a prefetched request nobody will read."""
-        await self._walk.aclose()
-
-    @property
-    def total(self) -> int | None:
-        """The listing's total, as the server last sent it."""
-        return self._walk.total
-
-    @property
-    def skipped_duplicates(self) -> int:
-        """How many repeated ids were left out."""
-        return self._walk.skipped_duplicates

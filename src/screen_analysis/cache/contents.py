@@ -109,7 +109,7 @@ def _forget(db: sqlite3.Connection, scope: CacheScope | None) -> Forgotten:
     try:
         if scope is None:
             found = _counts(db, "")
-            for table in ("view_rows", "views", "analyses", "projects", "totals", "scopes"):
+            for table in ("view_rows", "views", "analyses", "projects", "totals", "keys", "scopes"):
                 db.execute(f"DELETE FROM {table}")  # our own table names
         else:
             found = _forget_scope(db, scope)
@@ -132,7 +132,7 @@ def _forget_scope(db: sqlite3.Connection, scope: CacheScope) -> Forgotten:
     (sid,) = row
     found = _counts(db, " WHERE scope = ?", sid)
     db.execute("DELETE FROM view_rows WHERE view IN (SELECT id FROM views WHERE scope = ?)", (sid,))
-    for table in ("views", "analyses", "projects", "totals"):
+    for table in ("views", "analyses", "projects", "totals", "keys"):
         db.execute(f"DELETE FROM {table} WHERE scope = ?", (sid,))  # our own table names
     db.execute("DELETE FROM scopes WHERE id = ?", (sid,))
     return found

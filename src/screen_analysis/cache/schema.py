@@ -59,6 +59,12 @@ CREATE TABLE projects (
     fetched_at REAL NOT NULL,
     PRIMARY KEY (scope, id)
 ) WITHOUT ROWID;
+CREATE TABLE keys (
+    scope INTEGER NOT NULL,
+    digest TEXT NOT NULL,
+    accepted_at REAL NOT NULL,
+    PRIMARY KEY (scope, digest)
+) WITHOUT ROWID;
 CREATE TABLE totals (
     scope INTEGER NOT NULL,
     project TEXT NOT NULL,
@@ -68,6 +74,12 @@ CREATE TABLE totals (
     PRIMARY KEY (scope, project, status)
 ) WITHOUT ROWID;
 """
+
+
+KEYS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS keys (scope INTEGER NOT NULL, digest TEXT NOT NULL,"
+    " accepted_at REAL NOT NULL, PRIMARY KEY (scope, digest)) WITHOUT ROWID"
+)
 
 
 def default_cache_path() -> Path:
@@ -130,6 +142,7 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, str | None]:
                 return connection, warning
             if version == SCHEMA_VERSION:
                 connection.execute("SELECT count(*) FROM scopes").fetchone()
+                connection.execute(KEYS_TABLE)  # a file from before the keys were kept
                 return connection, warning
             why = f"it was written by another version (schema {version})"
         except sqlite3.OperationalError as exc:

@@ -246,6 +246,25 @@ class LocalCache:
         project = _key(project_id)
         self._put(lambda db, scope, now: writes.store_totals(db, scope, project, by_status, now))
 
+    # The keys its server accepted (digests: `cache.keys`)
+
+    def key_known(self, digest: str) -> bool:
+        """Whether the server accepted the key of `digest` before (read from a thread)."""
+        found = self._read(
+            lambda db: db.execute(
+                "SELECT 1 FROM keys WHERE scope = ? AND digest = ?", (self._scope, digest)
+            ).fetchone()
+        )
+        return found is not None
+
+    def key_accepted(self, digest: str) -> None:
+        """The server accepted the key of `digest`."""
+        self._put(lambda db, scope, now: writes.remember_key(db, scope, digest, now))
+
+    def key_refused(self, digest: str) -> None:
+        """The server refused the key of `digest`: forget it."""
+        self._put(lambda db, scope, _now: writes.forget_key(db, scope, digest))
+
     def _put(self, write: Write) -> None:
         if self.usable:
             self._queue.put(write)

@@ -206,3 +206,16 @@ def forget_orphans(db: sqlite3.Connection) -> None:
 def statuses(totals: Mapping[Any, int]) -> dict[str, int]:
     """Totals by status as stored: "" for all statuses, else the status's value."""
     return {(str(status) if status is not None else ALL): total for status, total in totals.items()}
+
+
+def remember_key(db: sqlite3.Connection, scope: int, digest: str, now: float) -> None:
+    """The server of `scope` accepted the key of `digest` (a digest: `cache.keys`)."""
+    db.execute(
+        "INSERT OR REPLACE INTO keys (scope, digest, accepted_at) VALUES (?, ?, ?)",
+        (scope, digest, now),
+    )
+
+
+def forget_key(db: sqlite3.Connection, scope: int, digest: str) -> None:
+    """The server of `scope` refused the key of `digest`."""
+    db.execute("DELETE FROM keys WHERE scope = ? AND digest = ?", (scope, digest))

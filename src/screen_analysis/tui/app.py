@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import on, work
 from textual.await_complete import AwaitComplete
 from textual.binding import BindingType
+from textual.command import CommandPalette
 from textual.worker import Worker, WorkerState
 
 from screen_analysis.api.current import CurrentClient
@@ -26,7 +27,7 @@ from screen_analysis.config import (
 from screen_analysis.safe_text import clean
 from screen_analysis.state import RememberedProjects, server_key
 from screen_analysis.tui.app_keys import APP_KEYS, help_sections, remappable_ids
-from screen_analysis.tui.commands import AppCommands
+from screen_analysis.tui.commands import palette_commands
 from screen_analysis.tui.compat.textual import CrashReportWithoutLocals
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.graphics import Graphics, replay_typeahead
@@ -54,26 +55,6 @@ if TYPE_CHECKING:
     from screen_analysis.tui.widgets.sign_in_form import SignInForm
 
 
-def start_line(why: NotConnected) -> str:
-    """The line the login screen opens with when there was no connection at start."""
-    if why.reason is Reason.NO_KEY:
-        return ""  # the form itself says what to do
-    if why.reason is Reason.NO_KEYRING:
-        return why.keyring_problem
-    return why.message
-
-
-def _previews(graphics: Graphics, cache: DiskCache | None, current: CurrentClient) -> ImagePreviews:
-    """Images for the widgets, fetched with the client in use; Pillow is imported only when
-    they are drawn."""
-    if not graphics.enabled:
-        return ImagePreviews(graphics, None, current.is_api_origin)
-    from screen_analysis.images.service import ImagePipeline
-
-    pipeline = ImagePipeline(current.fetch_image, disk=cache)
-    return ImagePreviews(graphics, pipeline, current.is_api_origin)
-
-
 class ScreenAnalysisApp(CrashReportWithoutLocals[int]):
     """Browse projects and analyses of a Screen Analysis Service.
 
@@ -87,7 +68,7 @@ class ScreenAnalysisApp(CrashReportWithoutLocals[int]):
 
     TITLE = "screen-analysis"
     CSS_PATH = "app.tcss"
-    COMMANDS: ClassVar = {AppCommands}  # ours only: no Maximize, Screenshot
+    COMMANDS: ClassVar = set()  # the palette opens with ours only (action_command_palette)
     BINDINGS: ClassVar[list[BindingType]] = APP_KEYS
 
     def __init__(
@@ -123,7 +104,7 @@ class ScreenAnalysisApp(CrashReportWithoutLocals[int]):
         self.open_cache = open_cache
         self.cache: LocalCache | None = None
         self.current = CurrentClient()
-        self.previews = _previews(graphics or Graphics(), image_cache, self.current)
+        self.previews = ImagePreviews.made(graphics or Graphics(), image_cache, self.current)
         self.themes_loaded = themes if themes is not None else load_themes(user_theme_dir())
         register_themes(self, self.themes_loaded.themes)
         self._theme_note = ""
@@ -135,6 +116,7 @@ class ScreenAnalysisApp(CrashReportWithoutLocals[int]):
         self.theme = wanted
         self.keymap, self._keymap_problems = check_keymap(settings.keymap, remappable_ids())
         self.set_keymap(self.keymap)
+        self.palette_commands = palette_commands(self)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """The app's variables ($status-*, $score-*) derived from the current theme."""
@@ -162,6 +144,8 @@ class ScreenAnalysisApp(CrashReportWithoutLocals[int]):
             # here would be laid out and drawn in vain, then again. It waits for the end.
             self.call_later(self.browse, self.connection)
         elif why is not None and why.reason is not Reason.NO_SERVER:
+            from screen_analysis.tui.screens.login import start_line
+
             await self.push_screen(self._login(start_line(why)), self._signed_in)
         elif why is None and self.settings.base_url:
             await self.push_screen(self._login(), self._signed_in)
@@ -263,6 +247,11 @@ class ScreenAnalysisApp(CrashReportWithoutLocals[int]):
         self.remembered = self.remembered.for_server(key)
         self._report_state_problem(self.remembered.problem)
         cache = await self._swap_cache(connection)
+        trust = None
+        if cache is not None:
+            from screen_analysis.cache.keys import KeptKeys
+
+            trust = KeptKeys(cache, lambda: self.connection.api_key if self.connection else None)
         screen = MainScreen(
             self.current,
             settings=self.settings,
@@ -271,6 +260,7 @@ class ScreenAnalysisApp(CrashReportWithoutLocals[int]):
             clock=self.clock,
             previews=self.previews,
             cache=cache,
+            trust=trust,
         )
         while len(self.screen_stack) > 1:
             await self.pop_screen()
@@ -381,10 +371,7 @@ class ScreenAnalysisApp(CrashReportWithoutLocals[int]):
         from screen_analysis.tui.theme_provider import ThemePicker
 
         if not isinstance(self.screen, ThemePicker):
-            self.push_screen(ThemePicker(on_chosen=self._save_theme))
-
-    def _save_theme(self, name: str) -> None:
-        self._write_theme(name)
+            self.push_screen(ThemePicker(on_chosen=self._write_theme))
 
     @work(group="config-file", exit_on_error=False)
     async def _write_theme(self, name: str) -> None:
@@ -395,6 +382,11 @@ class ScreenAnalysisApp(CrashReportWithoutLocals[int]):
             self.notify(
                 "The theme was not saved: " + clean(str(exc)), severity="warning", markup=False
             )
+
+    def action_command_palette(self) -> None:
+        """The palette of our commands only, served by this app's keymap and profile switch."""
+        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
+            self.push_screen(CommandPalette([self.palette_commands], id="--command-palette"))
 
     def action_help(self) -> None:
         """Show the keys."""

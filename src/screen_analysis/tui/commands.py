@@ -2,13 +2,19 @@
 its bindings, remapped keys shown), the app's own ("Keys" opens the help, "Theme" the theme
 picker, "Quit"), "Switch to NAME" for every other profile in the config, and on the main
 screen the projects listed. Textual's developer entries (Maximize, Screenshot) are not
-offered."""
+offered.
+
+Textual builds a palette's providers itself, from classes (`Provider(screen)`), so the app
+hands the palette what it needs (`PaletteServices`: the keymap in force, the profile switch)
+by binding it into the class: `palette_commands(services)`, built once by the app, which
+opens the palette with it (`ScreenAnalysisApp.action_command_palette`)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
 from functools import partial
+from typing import ClassVar, Protocol
 
 from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
@@ -26,6 +32,29 @@ APP_TITLES = {"help": "Keys", "quit": "Quit"}
 """The app's bindings in the palette, by id, with the palette's title for each."""
 
 Choice = tuple[str, Callable[[], object], str]
+
+
+class ProfileSwitch(Protocol):
+    """Switching profiles, as the palette offers it."""
+
+    def targets(self) -> tuple[str, ...]:
+        """The profiles one can switch to (reads the config file: call it off the loop)."""
+
+    def switch(self, name: str) -> None:
+        """Check profile `name` and switch to it."""
+
+
+class PaletteServices(Protocol):
+    """What the palette needs of the app, handed to it by the app (never looked up)."""
+
+    @property
+    def keymap(self) -> Mapping[str, str]:
+        """The keys remapped, by binding id (read as the palette opens: a profile switch
+        changes it)."""
+
+    @property
+    def profile_switch(self) -> ProfileSwitch:
+        """Switching profiles."""
 
 
 def palette_help(key: KeyHelp) -> str:
@@ -51,30 +80,28 @@ def screen_choices(screen: Screen[object], keymap: Mapping[str, str]) -> list[Ch
 
 
 class AppCommands(Provider):
-    """Every entry of the palette."""
+    """Every entry of the palette; `services` is bound by `palette_commands`."""
 
+    services: ClassVar[PaletteServices]
     _targets: tuple[str, ...] = ()
 
     async def startup(self) -> None:
         """Read the profiles one can switch to once, as the palette opens (off the loop)."""
-        switch = getattr(self.app, "profile_switch", None)
-        if switch is not None:
-            self._targets = await asyncio.to_thread(switch.targets)
+        self._targets = await asyncio.to_thread(self.services.profile_switch.targets)
 
     def _choices(self) -> list[Choice]:
-        screen, app = self.screen, self.app
-        keymap: Mapping[str, str] = getattr(app, "keymap", {})
+        screen, app, services = self.screen, self.app, self.services
+        keymap = services.keymap
         choices = screen_choices(screen, keymap)
         for key in key_help(APP_KEYS, keymap):
             title = APP_TITLES.get(key.binding_id, key.description)
             choices.append((title, partial(app.run_action, key.action), palette_help(key)))
         choices.append(("Theme", partial(app.run_action, "change_theme"), THEME_HELP))
-        switch = getattr(app, "profile_switch", None)
-        if switch is not None:
-            choices += [
-                (f"Switch to {clean(name)}", partial(switch.switch, name), SWITCH_HELP)
-                for name in self._targets
-            ]
+        switch = services.profile_switch
+        choices += [
+            (f"Switch to {clean(name)}", partial(switch.switch, name), SWITCH_HELP)
+            for name in self._targets
+        ]
         if isinstance(screen, MainScreen):
             choices += project_choices(screen)
         return choices
@@ -91,6 +118,17 @@ class AppCommands(Provider):
             score = matcher.match(title)
             if score > 0:
                 yield Hit(score, highlight(matcher, title), callback, text=title, help=help_text)
+
+
+def palette_commands(services: PaletteServices) -> type[AppCommands]:
+    """The palette's provider class with `services` bound into it (Textual constructs the
+    provider from the class as the palette opens)."""
+
+    class BoundCommands(AppCommands):
+        """The palette's entries for one app."""
+
+    BoundCommands.services = services
+    return BoundCommands
 
 
 def project_choices(screen: MainScreen) -> list[Choice]:

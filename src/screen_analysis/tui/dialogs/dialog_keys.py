@@ -38,6 +38,13 @@ PROGRESS_KEYS: list[BindingType] = [
 ERROR_KEYS: list[BindingType] = [
     Binding("r", "choose('retry')", "Retry", tooltip="Try again what failed", id="error-retry"),
     Binding(
+        "d",
+        "choose('demo')",
+        "Demo",
+        tooltip="Start the built-in demo server instead (made-up data, no key)",
+        id="error-demo",
+    ),
+    Binding(
         "c",
         "choose('connect')",
         "Connect…",

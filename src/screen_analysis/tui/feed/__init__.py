@@ -1,6 +1,7 @@
 """The main view's data, headless (no Textual): views, paging, totals, auto-refresh."""
 
 from screen_analysis.tui.feed.feed import Accepted, Feed, Listing, PageBatch, PageLoad, Refreshed
+from screen_analysis.tui.feed.kept import KeptCache, KeyState, KeyTrust, unreachable
 from screen_analysis.tui.feed.refresh import RefreshJob, RefreshResult, is_in_flight, newer_than
 from screen_analysis.tui.feed.schedule import RefreshSchedule
 from screen_analysis.tui.feed.source import PageSource
@@ -12,6 +13,9 @@ __all__ = [
     "Accepted",
     "CountCache",
     "Feed",
+    "KeptCache",
+    "KeyState",
+    "KeyTrust",
     "Listing",
     "PageBatch",
     "PageLoad",
@@ -23,4 +27,5 @@ __all__ = [
     "ViewKey",
     "is_in_flight",
     "newer_than",
+    "unreachable",
 ]

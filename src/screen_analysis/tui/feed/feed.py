@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Sequence
+from datetime import datetime
 from typing import NamedTuple
 
 from screen_analysis.api.current import CurrentClient
@@ -21,7 +22,8 @@ from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import BadRequestError, PaginationLoopError
 from screen_analysis.api.models import AnalysisItem, AnalysisPage, Project
 from screen_analysis.api.pagination import FetchPage, PageIterator, SeenIds
-from screen_analysis.cache import CachedView, LocalCache
+from screen_analysis.cache import LocalCache
+from screen_analysis.tui.feed.kept import KeptCache, KeyTrust
 from screen_analysis.tui.feed.refresh import (
     RefreshJob,
     RefreshResult,
@@ -131,11 +133,14 @@ class Feed:
         *,
         page_size: int = PAGE_SIZE,
         cache: LocalCache | None = None,
+        trust: KeyTrust | None = None,
     ) -> None:
         """Page through views with the client `current` holds; `page_size` rows a page;
-        what is loaded is kept in `cache` (None: no local cache)."""
+        what is loaded is kept in `cache` (None: no local cache) and shown from it as
+        `kept` allows (`trust`: whether the key in use was accepted before)."""
         self.current = current
         self.cache = cache if cache is not None and cache.usable else None
+        self.kept = KeptCache(self.cache, trust)
         self.page_size = page_size
         self.view = ViewKey()
         self.generation = 0
@@ -227,6 +232,7 @@ class Feed:
     def accept(self, batch: PageBatch) -> Accepted | None:
         """Take a batch's rows; None when it belongs to an older generation (dropped)."""
         load = batch.load
+        self.kept.answered()
         if load.generation != self.generation:
             return None
         self.in_flight = None
@@ -251,6 +257,7 @@ class Feed:
 
     def fail(self, load: PageLoad, error: BaseException) -> bool:
         """Record a failure; False when it belongs to an older generation (ignored)."""
+        self.kept.failed(error)
         if load.generation != self.generation:
             return False
         self.in_flight = None
@@ -292,7 +299,7 @@ class Feed:
 
     async def fetch_totals(self, keys: Sequence[ViewKey]) -> dict[ViewKey, int]:
         """The total of each key, from a limit=1 request each (run in a worker)."""
-        async with _first_failure(), asyncio.TaskGroup() as group:
+        async with self.kept.told(), _first_failure(), asyncio.TaskGroup() as group:
             tasks = {key: group.create_task(self._first(key, limit=1)) for key in keys}
         found = {key: task.result().total for key, task in tasks.items()}
         totals = {key: total for key, total in found.items() if total is not None}
@@ -311,7 +318,7 @@ class Feed:
 
     async def run_refresh(self, job: RefreshJob) -> RefreshResult:
         """Ask for the refresh's pages at once (run in a worker)."""
-        async with _first_failure(), asyncio.TaskGroup() as group:
+        async with self.kept.told(), _first_failure(), asyncio.TaskGroup() as group:
             top = group.create_task(self._first(job.key, limit=self.page_size))
             again = group.create_task(self._again(job)) if job.again is not None else None
         rows, refused = again.result() if again is not None else ((), False)
@@ -360,26 +367,22 @@ class Feed:
 
     async def fetch_project(self, project_id: str) -> Project:
         """One project (a few at a time; run in a worker)."""
-        async with self._project_slots:
+        async with self._project_slots, self.kept.told():
             project = await self.current.client.get_project(project_id)
         if self.cache is not None:
             self.cache.store_project(project)
         return project
 
-    # The local cache (read from a thread: the pane and the screen run these in workers)
+    # The local cache, as the key in use may see it (`kept`: the pane reads its views)
 
-    def cached(self, key: ViewKey) -> CachedView | None:
-        """The view as it was last seen, or None (no cache, never kept)."""
-        return self.cache.view(key.project_id, key.status) if self.cache is not None else None
+    async def kept_projects(self) -> list[Project]:
+        """The projects the cache kept, once the key in use may see them (the sidebar's)."""
+        kept = await self.kept.when_open(self.kept.projects, None)
+        return [project for project, _at in kept or ()]
 
-    def cached_matching(self, key: ViewKey) -> CachedView | None:
-        """Offline: the view if it was kept, else the cached rows of its project's
-        unfiltered view that have its status."""
-        if self.cache is None:
-            return None
-        return self.cache.view(key.project_id, key.status) or self.cache.matching(
-            key.project_id, key.status
-        )
+    async def kept_totals(self, project_id: str | None) -> dict[str | None, tuple[int, datetime]]:
+        """The totals the cache kept for a project, once the key in use may see them."""
+        return await self.kept.when_open(lambda: self.kept.totals(project_id), {})
 
     async def _first(self, key: ViewKey, *, limit: int) -> AnalysisPage:
         return await self.current.client.list_analyses(

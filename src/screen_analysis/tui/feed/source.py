@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from screen_analysis.api.models import AnalysisItem
-from screen_analysis.cache import CachedView
 from screen_analysis.tui.feed.feed import Accepted, PageBatch, PageLoad, Refreshed
+from screen_analysis.tui.feed.kept import KeptCache
 from screen_analysis.tui.feed.refresh import RefreshJob, RefreshResult
 from screen_analysis.tui.feed.views import ViewKey
 
@@ -52,6 +52,10 @@ class PageSource(Protocol):
     def cursor_refused(self) -> bool:
         """Whether the server refused the cursor of the page asked last."""
 
+    @property
+    def kept(self) -> KeptCache:
+        """The local cache as the key in use may see it (its views read from a thread)."""
+
     def open(self, key: ViewKey) -> PageLoad:
         """Switch to `key` and ask for its first page."""
 
@@ -60,12 +64,6 @@ class PageSource(Protocol):
 
     def widen(self, load: PageLoad, fill_to: int) -> PageLoad:
         """The same first load, asked to bring at least `fill_to` rows."""
-
-    def cached(self, key: ViewKey) -> CachedView | None:
-        """The view as last seen in the local cache, or None (read it from a thread)."""
-
-    def cached_matching(self, key: ViewKey) -> CachedView | None:
-        """Offline: the kept view, else the kept rows of its project with its status."""
 
     def more(self) -> PageLoad | None:
         """The next page to ask for, or None (loading, failed, at the end)."""

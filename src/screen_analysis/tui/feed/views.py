@@ -58,6 +58,10 @@ class CountCache:
         """Remember a total seen now (or `age_s` seconds ago)."""
         self._values[key] = (total, self.clock() - age_s)
 
+    def forget(self, key: ViewKey) -> None:
+        """Forget `key`'s total (it is no longer to be shown)."""
+        self._values.pop(key, None)
+
     def missing(self, keys: Sequence[ViewKey]) -> list[ViewKey]:
         """The keys with no fresh total."""
         return [key for key in keys if not self.is_fresh(key)]

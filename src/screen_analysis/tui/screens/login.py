@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from screen_analysis.auth.connection import NotConnected, Reason
 from screen_analysis.auth.errors import ENV_VAR
 from screen_analysis.config import Connection
 from screen_analysis.tui.screens.screen_keys import LOGIN_KEYS
@@ -28,6 +29,15 @@ from screen_analysis.tui.widgets.sign_in_form import SignInForm
 STORED_HINT = "The key is checked with one request, then kept in the system keyring."
 SESSION_HINT = "The key is checked with one request and kept in memory for this session."
 SKIP_HINT = f"To skip this screen, set {ENV_VAR} or run `screen-analysis login` once."
+
+
+def start_line(why: NotConnected) -> str:
+    """The line the login screen opens with when there was no connection at start."""
+    if why.reason is Reason.NO_KEY:
+        return ""  # the form itself says what to do
+    if why.reason is Reason.NO_KEYRING:
+        return why.keyring_problem
+    return why.message
 
 
 class LoginScreen(ModalScreen[Connection | None]):

@@ -4,8 +4,12 @@ weights, frequent feedback and the latest failures, for one project or all.
 The API has no statistics endpoint, so a named worker walks every page of the listing
 through the client's one cursor walker and feeds running aggregates (`insight`), showing
 "12,400 of 48,210" as it goes. Esc stops the walk (what was read stays, marked as
-incomplete); the result is kept in `kept` until `r` loads it again. The same overview can
-be exported as a report (`e`, or "Export report…" in the palette).
+incomplete); the result is kept in `kept` until `r` loads it again. Each read takes the
+client the app holds at that moment (`CurrentClient`), so a renewed key or another server
+is used at once. When the server cannot be reached before a row was read, the overview is
+made from what the local cache kept of this scope, and its header says so. The same
+overview can be exported as a report (`e`, or "Export report…" in the palette) through the
+app's one way of writing a file (`dialogs.save`).
 """
 
 from __future__ import annotations
@@ -14,8 +18,9 @@ import asyncio
 import time
 from collections.abc import Callable, MutableMapping
 from datetime import datetime
+from functools import partial
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from textual import work
 from textual.app import ComposeResult
@@ -25,14 +30,16 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import ProgressBar, Static
 
-from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import ScreenAnalysisError
+from screen_analysis.cache import LocalCache
 from screen_analysis.insight.aggregates import Overview, OverviewBuilder
 from screen_analysis.insight.collect import fill
+from screen_analysis.insight.offline import KeptOverview, kept_overview
 from screen_analysis.safe_text import clean
-from screen_analysis.tui.dialogs.choice import replace_question
-from screen_analysis.tui.dialogs.prompt import REPORT, PromptDialog
+from screen_analysis.tui.dialogs.prompt import REPORT
+from screen_analysis.tui.dialogs.save import Write, save_file
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.screens import overview_charts as view
 from screen_analysis.tui.screens.screen_keys import OVERVIEW_KEYS
@@ -40,12 +47,15 @@ from screen_analysis.tui.widgets.app_header import AppHeader
 from screen_analysis.tui.widgets.bar_rows import BarRows
 from screen_analysis.tui.widgets.column_chart import ColumnChart
 from screen_analysis.tui.widgets.key_bar import KeyBar
+from screen_analysis.tui.widgets.table.offline import unreachable
 
 PAINT_EVERY_S = 0.5  # charts follow the walk at this pace; the progress line every page
 MIN_HISTOGRAM_ROWS = 4
 MIN_TIMELINE_ROWS = 5
 KeptOverviews = MutableMapping[str | None, Overview]
 """Overviews already read, by project id (None: all projects), kept until refreshed."""
+REPORT_NAME = "screen-analysis-report.html"  # suggested in the current directory
+T = TypeVar("T")
 
 
 class OverviewScreen(Screen[None]):
@@ -65,25 +75,30 @@ class OverviewScreen(Screen[None]):
         .note { color: $foreground-muted; }
         #problem { color: $error; display: none; }
         &.-problem #problem { display: block; }
+        #offline { color: $warning; text-style: bold; display: none; }
+        &.-offline #offline { display: block; }
     }
     """
 
     def __init__(
         self,
-        client: ScreenAnalysisClient,
+        current: CurrentClient,
         project_id: str | None,
         *,
         kept: KeptOverviews,
         clock: Callable[[], datetime] = now_utc,
-        report_dir: Path | None = None,
+        cache: LocalCache | None = None,
     ) -> None:
-        """Overview of `project_id` (None: all projects); results live in `kept`."""
+        """Overview of `project_id` (None: all projects), read with the client `current`
+        holds when each read starts; results live in `kept`; offline, what `cache` kept of
+        this scope stands in (None: no local cache)."""
         super().__init__()
-        self.client = client
+        self.current = current
         self.project_id = project_id
         self.kept = kept
         self._clock = clock
-        self._report_dir = report_dir
+        self._cache = cache
+        self.from_cache: KeptOverview | None = None  # the overview shown is the cache's
         self._builder: OverviewBuilder | None = None
         self._last_paint = 0.0
         self.overview: Overview | None = kept.get(project_id)
@@ -100,6 +115,7 @@ class OverviewScreen(Screen[None]):
             yield Static("", id="progress-text", markup=False)
             yield ProgressBar(id="progress-bar", show_eta=False)
         with VerticalScroll(id="overview-body"):
+            yield Static("", id="offline", markup=False)
             yield Static("", id="problem", markup=False)
             yield Static("", id="summary", markup=False)
             with Horizontal(classes="overview-row", id="charts-row"):
@@ -147,18 +163,38 @@ class OverviewScreen(Screen[None]):
 
     @work(exclusive=True, group="overview", exit_on_error=False)
     async def _read(self) -> None:
-        """Walk the listing into a fresh builder; show progress per page."""
+        """Walk the listing into a fresh builder with the client in use now; show progress
+        per page. A server that cannot be reached before a row was read: the cache's."""
+        client, self._builder = self.current.client, None
         try:
             project = None
             if self.project_id is not None:
-                project = await self.client.get_project(self.project_id)
+                project = await client.get_project(self.project_id)
             builder = self._builder = OverviewBuilder(project)
             self._last_paint = time.monotonic()
-            await fill(self.client, builder, project_id=self.project_id, on_page=self._on_page)
+            await fill(client, builder, project_id=self.project_id, on_page=self._on_page)
         except ScreenAnalysisError as exc:
-            self._stopped("Stopped: " + describe_error(exc))
+            nothing_read = self._builder is None or not self._builder.seen
+            if self._cache is not None and unreachable(exc) and nothing_read:
+                await self._read_cache(self._cache, exc)
+            else:
+                self._stopped("Stopped: " + describe_error(exc))
             return
         self._finish(builder.result())
+
+    async def _read_cache(self, cache: LocalCache, error: ScreenAnalysisError) -> None:
+        """The overview of what the cache kept (read and added up off the event loop); the
+        header says so, or that nothing of this scope was kept."""
+        found = await asyncio.to_thread(kept_overview, cache, self.project_id)
+        line = view.offline_line(found, self.project_id, self._clock())
+        self.query_one("#offline", Static).update(Content(line))
+        self.add_class("-offline")
+        if found is None:
+            self._stopped("Stopped: " + describe_error(error))
+            return
+        self.from_cache = found
+        self.remove_class("-loading")
+        self._show(found.overview)  # not kept: the next `v` asks the server again
 
     def _on_page(self, builder: OverviewBuilder, total: int | None) -> None:
         self._show_progress(builder.received, total)
@@ -174,7 +210,9 @@ class OverviewScreen(Screen[None]):
         bar.update(total=total if total else None, progress=received)
 
     def _finish(self, overview: Overview) -> None:
-        self.remove_class("-loading")
+        """Show what the server sent (no longer the cache's), and keep it."""
+        self.from_cache = None
+        self.remove_class("-loading", "-offline")
         self.kept[self.project_id] = overview
         self._show(overview)
 
@@ -260,43 +298,44 @@ class OverviewScreen(Screen[None]):
         if overview is None or self.reading:
             self.notify("Wait for the overview to be read first.", severity="warning")
             return
-        folder = self._report_dir or Path.cwd()
-        suggested = folder / "screen-analysis-report.html"
+        self._export(overview, self.from_cache)
 
-        def chosen(text: str | None) -> None:
-            if not text:
-                return
-            path = Path(text).expanduser()
-            if path.exists():
+    @work(group="export", exclusive=True, exit_on_error=False)
+    async def _export(self, overview: Overview, from_cache: KeptOverview | None) -> None:
+        """Ask where, then write the report (the app's one way of writing a file)."""
 
-                def answered(replace: str | None) -> None:
-                    if replace == "replace":
-                        self._export(path, overview, True)
+        async def prepare(_path: Path) -> Write:
+            return partial(self._write_report, overview, from_cache)
 
-                self.app.push_screen(replace_question(path), answered)
-            else:
-                self._export(path, overview, False)
+        await save_file(self, REPORT, Path.cwd() / REPORT_NAME, prepare)
 
-        self.app.push_screen(PromptDialog(REPORT, str(suggested)), chosen)
-
-    @work(group="export", exit_on_error=False)
-    async def _export(self, path: Path, overview: Overview, replace: bool) -> None:
-        """Name the projects, render, write off the event loop; say how it went."""
+    async def _write_report(
+        self, overview: Overview, from_cache: KeptOverview | None, path: Path, replace: bool
+    ) -> str:
+        """Name the projects (offline: as the cache kept them), render and write off the
+        event loop; what was written."""
         # Jinja2 is loaded when a report is first written, not when the overview opens.
         from screen_analysis.report.build import project_names
         from screen_analysis.report.files import write_report_file
         from screen_analysis.report.render import ReportData, render
 
-        try:
-            names = await project_names(self.client, overview)
-            data = ReportData(overview, self._clock(), project_names=names)
-            fmt = "md" if path.suffix.lower() in {".md", ".markdown"} else "html"
-            text = await asyncio.to_thread(render, data, fmt)
-            await asyncio.to_thread(write_report_file, path, text, replace=replace)
-        except FileExistsError:
-            self.notify(f"Not written: {clean(str(path))} appeared meanwhile.", markup=False)
-        except OSError as exc:
-            reason = clean(exc.strerror or str(exc))
-            self.notify(f"Not written: {reason}", severity="error", markup=False)
+        if from_cache is None:
+            names = await project_names(self.current.client, overview)
         else:
-            self.notify(f"Report written to {clean(str(path))}", markup=False)
+            names = from_cache.project_names
+        source = view.report_source(from_cache) if from_cache is not None else None
+        data = ReportData(overview, self._clock(), project_names=names, source=source)
+        fmt = "md" if path.suffix.lower() in {".md", ".markdown"} else "html"
+        text = await asyncio.to_thread(render, data, fmt)
+        await asyncio.to_thread(write_report_file, path, text, replace=replace)
+        return f"Report written to {clean(str(path))}."
+
+    # What saving a file needs of the screen (`dialogs.save.SaveHost`)
+
+    def say(self, text: str, severity: str = "information") -> None:
+        """One notification (plain text)."""
+        self.notify(text, severity=severity, markup=False)  # type: ignore[arg-type]
+
+    async def ask(self, screen: Screen[T]) -> T:
+        """Push `screen` and wait for its answer (in a worker)."""
+        return await self.app.push_screen_wait(screen)

@@ -9,12 +9,15 @@ from datetime import datetime
 from textual.content import Content
 
 from screen_analysis.insight.aggregates import HISTOGRAM_BINS, Overview
-from screen_analysis.numbers import DASH, format_count, format_mean, format_weights
+from screen_analysis.insight.aggregates import weights_note as source_note
+from screen_analysis.insight.offline import KeptOverview
+from screen_analysis.numbers import DASH, count_of, format_count, format_mean, format_weights
 from screen_analysis.safe_text import clean
-from screen_analysis.tui.formatting import local_time
+from screen_analysis.tui.formatting import Fitted, flow, hanging, local_time
 from screen_analysis.tui.widgets.bar_rows import BarHeading, BarRow
 from screen_analysis.tui.widgets.column_chart import ColumnData
 from screen_analysis.tui.widgets.score_bar import score_tier
+from screen_analysis.tui.widgets.table.offline import data_time
 
 _STATUS_TONES = {"pending", "processing", "completed", "failed"}
 
@@ -25,21 +28,48 @@ def progress_text(received: int, total: int | None) -> str:
     return f"{format_count(received)}{of} analyses read"
 
 
-def summary(overview: Overview) -> Content:
-    """One or two lines: scope, counts, average, weakest criterion, where weights come from."""
-    average = format_mean(overview.avg_score)
+def offline_line(found: KeptOverview | None, project_id: str | None, now: datetime) -> str:
+    """The header of an overview the server could not be asked for: "offline — from the
+    local cache, data from 10:42; 150 analyses kept", or that the cache kept nothing."""
+    if found is None:
+        scope = "this project" if project_id is not None else "any project"
+        return f"offline — the local cache holds no analyses of {scope}; r tries again"
+    when = f", data from {data_time(found.fetched_at, now)}" if found.fetched_at else ""
+    kept = count_of(found.kept, "analysis", "analyses")
+    return f"offline — from the local cache{when}; {kept} kept · r tries the server again"
+
+
+def report_source(found: KeptOverview) -> str:
+    """Where a report of the cache's overview comes from, for its header."""
+    when = f" (data from {found.fetched_at:%Y-%m-%d %H:%M} UTC)" if found.fetched_at else ""
+    return f"From the local cache{when}; not read from the server"
+
+
+def summary_parts(overview: Overview) -> list[Content]:
+    """Scope, counts, average, weakest criterion, where weights come from, the dates."""
     weakest = overview.weakest
     weak = f"{weakest.criterion.title} ({format_mean(weakest.mean)})" if weakest else DASH
-    span = ""
+    parts = [
+        Content.styled(clean(overview.scope), "bold"),
+        Content(f"{format_count(overview.seen)} analyses"),
+        Content(
+            f"average {format_mean(overview.avg_score)} ({format_count(overview.scored)} scored)"
+        ),
+        Content(f"weakest: {weak}"),
+        Content(overview.weights_source),
+    ]
     if overview.first_at and overview.last_at:
-        span = f" · {overview.first_at:%Y-%m-%d} to {overview.last_at:%Y-%m-%d}"
-    state = "" if overview.complete else " · stopped early (r loads again)"
-    return Content.assemble(
-        (clean(overview.scope), "bold"),
-        f" · {format_count(overview.seen)} analyses · average {average}"
-        f" ({format_count(overview.scored)} scored)"
-        f" · weakest: {weak} · {overview.weights_source}{span}{state}",
-    )
+        parts.append(Content(f"{overview.first_at:%Y-%m-%d} to {overview.last_at:%Y-%m-%d}"))
+    if not overview.complete:
+        parts.append(Content("stopped early (r loads again)"))
+    return parts
+
+
+def summary(overview: Overview) -> Fitted:
+    """The summary's parts joined by " · ", a part that does not fit moved whole to the next
+    line (no line starts or ends with a separator)."""
+    parts = summary_parts(overview)
+    return Fitted(lambda width: flow(parts, width))
 
 
 def status_rows(overview: Overview) -> tuple[BarRow, ...]:
@@ -73,12 +103,10 @@ def criteria_heading(overview: Overview) -> BarHeading:
 
 
 def weights_note(overview: Overview) -> str:
-    """Where the weights shown come from, and what ◀ marks."""
-    source = {
-        "project weights": "Weights: the project's own (default_criteria).",
-        "platform defaults": "Weights: platform defaults (the project sets none).",
-    }.get(overview.weights_source, "Weights differ by project.")
-    return source + (" ◀ the weakest." if overview.weakest else "")
+    """Where the weights shown come from, and on a line of its own (so it is never cut in
+    two by wrapping) what ◀ marks."""
+    source = source_note(overview.weights_source)
+    return source + ("\n◀ marks the weakest." if overview.weakest else "")
 
 
 def histogram(overview: Overview) -> ColumnData:
@@ -94,12 +122,25 @@ def histogram(overview: Overview) -> ColumnData:
     )
 
 
-def timeline_bottom(overview: Overview) -> float:
-    """Where the score-over-time axis starts: ten points under the lowest mean, in tens
-    (0 when the means reach that low), so a change of ten points shows at any height."""
+AXIS_MARGIN = 5.0  # points kept between the data and either end of the axis
+AXIS_ROUND = 10.0  # the axis starts and ends on a multiple of this
+MIN_AXIS_SPAN = 20.0
+
+
+def timeline_axis(overview: Overview) -> tuple[float, float]:
+    """Where the score-over-time axis starts and ends: the means with a margin of at least
+    five points, rounded out to tens, within 0–100 (0–100 when there are no means), so the
+    columns use the chart's height and a change of ten points shows."""
     means = [point.mean for point in overview.timeline.points if point.mean is not None]
-    bottom = max(0.0, math.floor((min(means, default=0.0) - 5) / 10) * 10.0)
-    return min(bottom, 90.0)
+    if not means:
+        return 0.0, 100.0
+    bottom = math.floor((min(means) - AXIS_MARGIN) / AXIS_ROUND) * AXIS_ROUND
+    top = math.ceil((max(means) + AXIS_MARGIN) / AXIS_ROUND) * AXIS_ROUND
+    bottom, top = max(0.0, min(bottom, 100.0 - MIN_AXIS_SPAN)), min(100.0, max(top, 0.0))
+    if top - bottom < MIN_AXIS_SPAN:  # a flat line: a span that still shows a change
+        top = min(100.0, bottom + MIN_AXIS_SPAN)
+        bottom = top - MIN_AXIS_SPAN
+    return bottom, top
 
 
 def timeline(overview: Overview, now: datetime) -> ColumnData:
@@ -108,12 +149,13 @@ def timeline(overview: Overview, now: datetime) -> ColumnData:
     points = overview.timeline.points
     # Every point offers its date; the chart shows those that fit without overlapping.
     labels = tuple((index, point.start.strftime("%d %b")) for index, point in enumerate(points))
+    bottom, top = timeline_axis(overview)
     return ColumnData(
         tuple(point.mean for point in points),
-        100.0,
+        top,
         labels,
         tuple(point.count for point in points),
-        bottom=timeline_bottom(overview),
+        bottom=bottom,
         partial=overview.timeline.partial(overview.first_at, now),
     )
 
@@ -129,8 +171,8 @@ def timeline_title(overview: Overview, now: datetime) -> str:
     ]
     if not scored:
         return f"Mean score per {timeline.unit}"
-    bottom = timeline_bottom(overview)
-    axis = f" (axis from {bottom:.0f})" if bottom > 0 else ""
+    bottom, top = timeline_axis(overview)
+    axis = f" (axis {bottom:.0f}–{top:.0f})" if (bottom, top) != (0.0, 100.0) else ""
     latest, partial = scored[-1]
     so_far = f", {timeline.unit} not over" if partial else ""
     return (
@@ -151,25 +193,28 @@ def timeline_note(overview: Overview, now: datetime) -> str:
     return f"n: scores per {unit}, up to {format_count(most)}{hatched}"
 
 
-def feedback_lines(overview: Overview, limit: int = 6) -> Content:
-    """The most frequent feedback sentences with their counts."""
+def feedback_lines(overview: Overview, limit: int = 6) -> Content | Fitted:
+    """The most frequent feedback sentences with their counts, each sentence's wrapped
+    lines under its text (not under the count)."""
     if not overview.feedback:
         return Content("No feedback in this view.")
     width = max(len(format_count(n)) for _, n in overview.feedback[:limit])
-    return Content("\n").join(
-        Content(f"{format_count(n):>{width}} × {clean(sentence)}")
+    items = [
+        (f"{format_count(n):>{width}} × ", clean(sentence))
         for sentence, n in overview.feedback[:limit]
-    )
+    ]
+    return Fitted(lambda cells: [line for item in items for line in hanging(*item, cells)])
 
 
-def failure_lines(overview: Overview, limit: int = 5) -> Content:
-    """The latest failures: when, label, message."""
+def failure_lines(overview: Overview, limit: int = 5) -> Content | Fitted:
+    """The latest failures: when, then label and message, wrapped under themselves."""
     if not overview.failures:
         return Content("No failed analyses in this view.")
-    return Content("\n").join(
-        Content(
-            f"{local_time(ref.created_at)}  {clean(ref.label) or DASH}: "
-            f"{clean(ref.error_message) or DASH}"
+    items = [
+        (
+            f"{local_time(ref.created_at)}  ",
+            f"{clean(ref.label) or DASH}: {clean(ref.error_message) or DASH}",
         )
         for ref in overview.failures[:limit]
-    )
+    ]
+    return Fitted(lambda cells: [line for item in items for line in hanging(*item, cells)])

@@ -2,9 +2,10 @@
 
 The sidebar owns its projects: it asks its source (`ProjectSource`, the main view's feed)
 for each one it is told about, once, in its own workers, and again when told their counts
-moved; it lists them by name, always in the same order. It posts up what others need: the
-project chosen, a project that became known (its name, for the table and the detail), one
-the user added (to remember), and a failure.
+moved; it lists them by name, always in the same order. It starts with those the local
+cache kept, once the key in use may see them, and forgets those when the key is refused.
+It posts up what others need: the project chosen, a project that became known (its name,
+for the table and the detail), one the user added (to remember), and a failure.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ class ProjectSource(Protocol):
 
     async def fetch_project(self, project_id: str) -> Project:
         """The project with `project_id`."""
+
+    async def kept_projects(self) -> list[Project]:
+        """The projects the local cache kept, once the key in use may see them (else none)."""
 
 
 def entry_lines(entry: KnownProject) -> tuple[str, str]:
@@ -129,6 +133,8 @@ class ProjectSidebar(OptionList):
         self._source = source
         self._book = ProjectBook()
         self._unconfirmed: set[str] = set()  # listed from the cache, not fetched yet
+        self._from_cache: set[str] = set()  # shown as the cache kept it, not fetched since
+        self._kept_only: set[str] = set()  # of those, listed for the cache alone
         self._listed: list[str] = []
         self._current: str | None = None
         self._state_path = state_path
@@ -143,6 +149,12 @@ class ProjectSidebar(OptionList):
         self._fold()
         if self._state_path is not None:
             self._read_preferences(self._state_path)
+        if self._source is not None:
+            self._seed_kept(self._source)
+
+    @work(group="kept", exit_on_error=False)
+    async def _seed_kept(self, source: ProjectSource) -> None:
+        self.seed(await source.kept_projects())
 
     def on_unmount(self) -> None:
         """Stop following the screen's layout."""
@@ -215,11 +227,26 @@ class ProjectSidebar(OptionList):
         time they are wanted."""
         for project in projects:
             known = KnownProject(project.id, project, "ok")
-            self._book.claim([project.id])
+            self._kept_only.update(self._book.claim([project.id]))
             self._book.record(known)
             self._unconfirmed.add(project.id)
+            self._from_cache.add(project.id)
             self._show(known)
             self.post_message(self.Known(known, self._book.names()))
+
+    def forget_kept(self) -> None:
+        """What the local cache gave goes (the key was refused: it never sees it): projects
+        listed for the cache alone are dropped, the others shown as not loaded."""
+        for project_id in sorted(self._from_cache):
+            if project_id in self._kept_only:
+                self.remove_entry(project_id)
+            else:
+                known = KnownProject(project_id, None, "error")
+                self._book.record(known)
+                self._show(known)
+        self._unconfirmed.clear()
+        self._from_cache.clear()
+        self._kept_only.clear()
 
     def recount(self, project_ids: Iterable[str]) -> None:
         """Fetch these projects again: their counts moved."""
@@ -258,6 +285,8 @@ class ProjectSidebar(OptionList):
             return
         known = KnownProject(project_id, project, "ok")
         self._book.record(known)
+        self._from_cache.discard(project_id)
+        self._kept_only.discard(project_id)
         self._show(known)
         self.post_message(self.Known(known, self._book.names()))
         if adding:
@@ -266,6 +295,8 @@ class ProjectSidebar(OptionList):
 
     def _failed(self, project_id: str, error: Exception, adding: bool) -> None:
         known = self._book.get(project_id)
+        if known is None and not adding:
+            return  # dropped meanwhile (what the cache listed, for a refused key)
         if not adding and known is not None and known.project is not None:
             if isinstance(error, AuthenticationError):
                 self.post_message(self.Failed(error, lambda: self._fetch(project_id)))

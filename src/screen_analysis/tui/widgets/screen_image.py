@@ -29,6 +29,8 @@ from screen_analysis.tui.graphics import Graphics, renderer_class
 if TYPE_CHECKING:
     from PIL import Image
 
+    from screen_analysis.api.current import CurrentClient
+    from screen_analysis.images.disk import DiskCache
     from screen_analysis.images.service import ImagePipeline
     from screen_analysis.tui.graphics import ImageWidget
 
@@ -54,6 +56,19 @@ class ImagePreviews:
         self.graphics = graphics
         self.pipeline = pipeline
         self.is_api_origin = is_api_origin
+
+    @classmethod
+    def made(
+        cls, graphics: Graphics, disk: DiskCache | None, current: CurrentClient
+    ) -> ImagePreviews:
+        """Images fetched with the client `current` holds (kept on `disk`); Pillow and the
+        pipeline are imported only when images are drawn."""
+        if not graphics.enabled:
+            return cls(graphics, None, current.is_api_origin)
+        from screen_analysis.images.service import ImagePipeline
+
+        pipeline = ImagePipeline(current.fetch_image, disk=disk)
+        return cls(graphics, pipeline, current.is_api_origin)
 
     def display_url(self, url: str) -> str:
         """`url` as shown: the path alone when it is on the API's own server."""

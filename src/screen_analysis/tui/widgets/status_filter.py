@@ -2,13 +2,15 @@
 
 The bar owns its totals: it asks its source (`TotalsSource`, the main view's feed) for them
 in its own worker, keeps each last number seen, and shows an old one marked stale ("~1,234")
-rather than none until a new one comes.
+rather than none until a new one comes. It starts with those the local cache kept, once the
+key in use may see them, and forgets those when the key is refused.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Collection, Mapping, Sequence
+from datetime import datetime
 from typing import ClassVar, Protocol
 
 from rich.cells import cell_len
@@ -18,9 +20,10 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from screen_analysis.api.models import AnalysisStatus
+from screen_analysis.api.models import AnalysisStatus, parse_status
 from screen_analysis.numbers import format_count
 from screen_analysis.tui.feed.views import CountCache, ViewKey
+from screen_analysis.tui.formatting import now_utc
 
 CHOICES: tuple[tuple[AnalysisStatus | None, str], ...] = (
     (None, "All"),
@@ -39,6 +42,10 @@ class TotalsSource(Protocol):
 
     async def fetch_totals(self, keys: Sequence[ViewKey]) -> dict[ViewKey, int]:
         """The total of each key (keys the server gave none for are left out)."""
+
+    async def kept_totals(self, project_id: str | None) -> dict[str | None, tuple[int, datetime]]:
+        """The totals the local cache kept for a project's statuses ("" or None: all) and
+        when each was fetched, once the key in use may see them (else none)."""
 
 
 SHORT_WORDS = ("All", "Pend", "Proc", "Done", "Fail")
@@ -146,13 +153,21 @@ class StatusFilter(Widget):
             self.error = error
             self.again = again
 
-    def __init__(self, source: TotalsSource | None = None, *, id: str | None = None) -> None:
+    def __init__(
+        self,
+        source: TotalsSource | None = None,
+        *,
+        clock: Callable[[], datetime] = now_utc,
+        id: str | None = None,
+    ) -> None:
         """Create the bar with nothing known; totals come from `source` (None: only those
-        the screen passes to `seen`)."""
+        the screen passes to `seen`); `clock` tells the age of the kept ones."""
         super().__init__(id=id)
         self._source = source
+        self._clock = clock
         self._spans: list[tuple[int, int, AnalysisStatus | None]] = []
         self._totals = CountCache()
+        self._kept: set[ViewKey] = set()  # totals the local cache gave, not confirmed since
         self._project: str | None = None
 
     # Totals
@@ -167,7 +182,7 @@ class StatusFilter(Widget):
     def seen(self, view: ViewKey, total: int) -> None:
         """A page brought `view`'s total: keep it, and ask for the project's other totals
         that are missing."""
-        self._totals.put(view, total)
+        self._put(view, total)
         if view.project_id == self._project:
             self._show()
             wanted = self._totals.missing([k for k in view.siblings() if k != view])
@@ -178,10 +193,25 @@ class StatusFilter(Widget):
         self, project_id: str | None, totals: Mapping[AnalysisStatus | None, int], age_s: float
     ) -> None:
         """Totals as the local cache kept them, `age_s` seconds old (stale once that is
-        past their time to live, and asked again like any missing)."""
+        past their time to live, and asked again like any missing); a total the server
+        already gave stays."""
         for status, total in totals.items():
-            self._totals.put(ViewKey(project_id, status), total, age_s=age_s)
+            key = ViewKey(project_id, status)
+            if self._totals.get(key) is None:
+                self._totals.put(key, total, age_s=age_s)
+                self._kept.add(key)
         self._show()
+
+    def forget_kept(self) -> None:
+        """The totals the local cache gave go (the key was refused: it never sees them)."""
+        for key in self._kept:
+            self._totals.forget(key)
+        self._kept.clear()
+        self._show()
+
+    def _put(self, key: ViewKey, total: int) -> None:
+        self._totals.put(key, total)
+        self._kept.discard(key)
 
     def recount(self, view: ViewKey) -> None:
         """Counts moved (a refresh saw a change): ask again for every total of the view's
@@ -190,8 +220,20 @@ class StatusFilter(Widget):
             self._fetch([k for k in view.siblings() if k != view])
 
     def on_mount(self) -> None:
-        """Mark totals stale as they age, even when nothing else happens."""
+        """Mark totals stale as they age, even when nothing else happens; show the totals
+        of all projects the local cache kept."""
         self.set_interval(STALE_CHECK_S, self._show)
+        if self._source is not None:
+            self._seed_kept(self._source)
+
+    @work(group="kept", exit_on_error=False)
+    async def _seed_kept(self, source: TotalsSource) -> None:
+        kept = await source.kept_totals(None)
+        now = self._clock()
+        for raw, (total, fetched) in kept.items():
+            status = parse_status(raw)
+            if status is None or isinstance(status, AnalysisStatus):
+                self.seed(None, {status: total}, max(0.0, (now - fetched).total_seconds()))
 
     def recount_keys(self, keys: list[ViewKey]) -> None:
         """Ask again for these totals."""
@@ -219,7 +261,7 @@ class StatusFilter(Widget):
             self._show()
             return
         for key, total in totals.items():
-            self._totals.put(key, total)
+            self._put(key, total)
         self._show()
 
     def render(self) -> Content:

@@ -1,5 +1,6 @@
 """The line under the table: how many rows are loaded, whether more are coming, and the
-auto-refresh state (right-aligned)."""
+auto-refresh state (right-aligned). When the line is too narrow, the refresh state goes
+first, then the state's words are said shorter (`PagingStatus.shorter`)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,14 @@ from screen_analysis.safe_text import clean
 
 class PagingStatus(NamedTuple):
     """What the status line says: counts, and one of idle/loading/end/error, or for rows
-    from the local cache cached/offline (`error` holds their words then)."""
+    from the local cache cached/offline (`error` holds their words then, and `shorter`
+    the same said shorter and shorter, for a narrow line)."""
 
     loaded: int = 0
     total: int | None = None
     state: str = "loading"  # idle | loading | end | error | cached | offline
     error: str = ""
+    shorter: tuple[str, ...] = ()
 
 
 def describe(status: PagingStatus) -> tuple[str, str]:
@@ -77,6 +80,20 @@ class StatusLine(Widget):
         """Counts, a separator and the state (an error in the error colour); the refresh
         state at the right when there is room."""
         counts, state = describe(self.status)
+        width = self.content_size.width
+        forms = [state, *(clean(words) for words in self.status.shorter)] if state else [state]
+        for words in forms:  # the first that fits, else the shortest
+            left = self._left(counts, words)
+            if left.cell_length <= width:
+                break
+        gap = width - left.cell_length - len(self.refresh_state)
+        if not self.refresh_state or gap < 2:
+            return left
+        style = self.get_visual_style("status-line--refresh")
+        return left + Content(" " * gap) + Content.styled(self.refresh_state, style)
+
+    def _left(self, counts: str, state: str) -> Content:
+        """Counts (or the sort), rows new above, and the state's words."""
         if self.sorted_by:
             total = self.status.total
             of = "" if total is None else f" (of {format_count(total)})"
@@ -94,8 +111,4 @@ class StatusLine(Widget):
                 self.status.state, "status-line--state"
             )
             left += Content(" · ") + Content.styled(state, self.get_visual_style(part))
-        gap = self.content_size.width - left.cell_length - len(self.refresh_state)
-        if not self.refresh_state or gap < 2:
-            return left
-        style = self.get_visual_style("status-line--refresh")
-        return left + Content(" " * gap) + Content.styled(self.refresh_state, style)
+        return left

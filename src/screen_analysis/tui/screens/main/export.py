@@ -1,12 +1,13 @@
 """Export what the main screen shows: the view (project, status, the table's sort) to a
 CSV or JSON Lines file, with the columns of `analyses list` (`api/writers.py`).
 
-Run by the main screen in its "export" worker with what the view is (`ExportRequest`). It
-asks for a path (default: a name for the view in the current directory), which rows (the
-loaded ones, or every page through the client's one page walker, `iter_pages`, with a
-progress dialog and Esc to cancel), and before replacing a file that exists. The file is
-written beside its place and moved there at the end, so a failed or cancelled export
-leaves nothing behind.
+Run by the main screen in its "export" worker with what the view is (`ExportRequest`),
+through the app's one way of writing a file the user names (`dialogs.save`): a path
+(default: a name for the view in the current directory), which rows (the loaded ones, or
+every page through the client's one page walker, `iter_pages`, with a progress dialog and
+Esc to cancel), and a question before replacing a file that exists. The file is written
+beside its place and moved there at the end, so a failed or cancelled export leaves
+nothing behind.
 """
 
 from __future__ import annotations
@@ -15,26 +16,23 @@ import asyncio
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol, TextIO, TypeVar
+from typing import Any, NamedTuple, Protocol, TextIO
 
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from screen_analysis.api.client import ScreenAnalysisClient
-from screen_analysis.api.errors import ScreenAnalysisError
+from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.models import AnalysisItem
 from screen_analysis.api.writers import CsvWriter, JsonLinesWriter, RawWriter, raw_of
 from screen_analysis.numbers import count_of, format_count
-from screen_analysis.problems import explain
 from screen_analysis.safe_text import clean
-from screen_analysis.tui.dialogs.choice import Choice, ChoiceDialog, replace_question
+from screen_analysis.tui.dialogs.choice import Choice, ChoiceDialog
 from screen_analysis.tui.dialogs.progress import ProgressDialog
-from screen_analysis.tui.dialogs.prompt import EXPORT, PromptDialog
+from screen_analysis.tui.dialogs.prompt import EXPORT
+from screen_analysis.tui.dialogs.save import SaveHost, Write, save_file
 from screen_analysis.tui.feed import ViewKey
 from screen_analysis.tui.widgets.table.order import SERVER_ORDER, SortOrder, sort_key
 from screen_analysis.user_files import replacing
-
-T = TypeVar("T")
 
 EXPORT_PAGE_SIZE = 100  # the largest page the API serves
 _FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
@@ -60,9 +58,10 @@ def make_export_writer(fmt: str, out: TextIO) -> RawWriter:
     return CsvWriter(out) if fmt == "csv" else JsonLinesWriter(out)
 
 
-def write_rows(path: Path, fmt: str, items: Sequence[AnalysisItem]) -> int:
-    """Write `items` to `path` in `fmt`; the number of rows written."""
-    with replacing(path) as out:
+def write_rows(path: Path, fmt: str, items: Sequence[AnalysisItem], *, replace: bool) -> int:
+    """Write `items` to `path` in `fmt` (over a file there only with `replace`); the number
+    of rows written."""
+    with replacing(path, exclusive=not replace) as out:
         writer = make_export_writer(fmt, out)
         writer.write(raw_of(items))
         writer.close()
@@ -82,25 +81,20 @@ def in_order(rows: Sequence[tuple[AnalysisItem, Any]], order: SortOrder) -> list
 
 class ExportRequest(NamedTuple):
     """What the view is when `e` is pressed: its key, the loaded rows in the table's order,
-    that order, the server's total, whether every page is loaded, and the client for the
-    rest."""
+    that order, the server's total, whether every page is loaded, and the holder of the
+    client that reads the rest (read when the pages are walked)."""
 
     view: ViewKey
     rows: Sequence[AnalysisItem]
     order: SortOrder
     total: int | None
     everything_loaded: bool
-    client: ScreenAnalysisClient
+    current: CurrentClient
 
 
-class ExportHost(Protocol):
-    """What an export needs of the screen: dialogs it waits for, and notifications."""
-
-    def say(self, text: str, severity: str = "information") -> None:
-        """One notification (plain text)."""
-
-    async def ask(self, screen: Screen[T]) -> T:
-        """Push `screen` and wait for what it is dismissed with (in a worker)."""
+class ExportHost(SaveHost, Protocol):
+    """What an export needs of the screen: dialogs it waits for, notifications, and the
+    progress dialog of a walk through every page."""
 
     async def show_progress(self, progress: ProgressDialog, closed: Callable[[Any], None]) -> None:
         """Push the progress dialog; `closed` gets what it is dismissed with."""
@@ -111,57 +105,53 @@ class ExportHost(Protocol):
 
 async def export_view(host: ExportHost, request: ExportRequest) -> None:
     """Ask where and what, then write (run in the screen's "export" worker)."""
-    view, rows, order, total = request.view, request.rows, request.order, request.total
-    initial = default_export_path(view, Path.cwd(), order)
-    answer = await host.ask(PromptDialog(EXPORT, str(initial)))
-    if not answer:
-        return
-    path = Path(answer).expanduser()
-    path = path if path.is_absolute() else Path.cwd() / path
-    fmt = export_format(path)
-    if fmt is None:
-        host.say("Export to a .csv or a .jsonl file; nothing was written.", "warning")
-        return
-    every_page = False
-    if not request.everything_loaded:
-        counted = "" if total is None else f" ({format_count(total)})"
-        which = await host.ask(
-            ChoiceDialog(
-                "Export which analyses of this view?",
-                [
-                    Choice("l", "loaded", f"The {format_count(len(rows))} loaded"),
-                    Choice("a", "all", f"Every page{counted}"),
-                ],
-            )
+    initial = default_export_path(request.view, Path.cwd(), request.order)
+
+    async def prepare(path: Path) -> Write | None:
+        fmt = export_format(path)
+        if fmt is None:
+            host.say("Export to a .csv or a .jsonl file; nothing was written.", "warning")
+            return None
+        every_page = await _every_page(host, request)
+        if every_page is None:
+            return None
+
+        async def write(target: Path, replace: bool) -> str:
+            if every_page:
+                count = await _write_pages(host, target, fmt, request, replace=replace)
+            else:
+                rows = request.rows
+                count = await asyncio.to_thread(write_rows, target, fmt, rows, replace=replace)
+            return f"Wrote {count_of(count, 'analysis', 'analyses')} to {clean(str(target))}."
+
+        return write
+
+    await save_file(host, EXPORT, initial, prepare)
+
+
+async def _every_page(host: ExportHost, request: ExportRequest) -> bool | None:
+    """Whether to write every page of the view (asked unless all are loaded); None: Esc."""
+    if request.everything_loaded:
+        return False
+    counted = "" if request.total is None else f" ({format_count(request.total)})"
+    which = await host.ask(
+        ChoiceDialog(
+            "Export which analyses of this view?",
+            [
+                Choice("l", "loaded", f"The {format_count(len(request.rows))} loaded"),
+                Choice("a", "all", f"Every page{counted}"),
+            ],
         )
-        if which is None:
-            return
-        every_page = which == "all"
-    if path.is_dir():
-        host.say(f"{clean(str(path))} is a directory; nothing was written.", "warning")
-        return
-    if path.exists():
-        replace = await host.ask(replace_question(path))
-        if replace != "replace":
-            host.say("The file was kept; nothing was written.")
-            return
-    try:
-        if every_page:
-            count = await _write_pages(host, path, fmt, request)
-        else:
-            count = await asyncio.to_thread(write_rows, path, fmt, rows)
-    except asyncio.CancelledError:
-        host.say("Export cancelled; nothing was written.", "warning")
-        raise
-    except (OSError, ScreenAnalysisError) as exc:
-        host.say("The export failed: " + explain(exc).line(), "error")
-        return
-    host.say(f"Wrote {count_of(count, 'analysis', 'analyses')} to {clean(str(path))}.")
+    )
+    return None if which is None else which == "all"
 
 
-async def _write_pages(host: ExportHost, path: Path, fmt: str, request: ExportRequest) -> int:
-    """Every page of the view through the client's page walker, with a progress dialog;
-    streamed in the server's order, or gathered and sorted like the table."""
+async def _write_pages(
+    host: ExportHost, path: Path, fmt: str, request: ExportRequest, *, replace: bool
+) -> int:
+    """Every page of the view through the client's page walker (the client in use now),
+    with a progress dialog; streamed in the server's order, or gathered and sorted like the
+    table."""
     worker = get_current_worker()
     progress = ProgressDialog(f"Exporting to {clean(path.name)}…", request.total)
 
@@ -171,14 +161,14 @@ async def _write_pages(host: ExportHost, path: Path, fmt: str, request: ExportRe
 
     await host.show_progress(progress, closed)
     view, order = request.view, request.order
-    walk = request.client.iter_pages(
+    walk = request.current.client.iter_pages(
         view.project_id, view.status, limit=EXPORT_PAGE_SIZE, prefetch=True
     )
     count = 0
     gathered: list[tuple[AnalysisItem, Any]] = []
     try:
         async with walk as pages:
-            with replacing(path) as out:
+            with replacing(path, exclusive=not replace) as out:
                 writer = make_export_writer(fmt, out)
                 async for page in pages:
                     if order.column is None:

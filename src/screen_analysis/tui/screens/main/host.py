@@ -1,5 +1,5 @@
 """What the main screen's parts may ask of the screen: say something, show a screen (and
-wait for its answer), copy to the clipboard, run a worker.
+wait for its answer), copy to the clipboard, run a worker, start the demo server.
 
 One small object the parts are given instead of the screen itself (`DialogHost` for the
 actions, `ExportHost` for the export): it reaches nothing of the screen's widgets.
@@ -58,10 +58,26 @@ class ScreenServices:
         """One error notification."""
         self._screen.notify(words, severity="error", markup=False)
 
-    def show_unreachable(self, error: Exception, closed: Callable[[str | None], None]) -> None:
-        """The error screen for a server that cannot be reached (retry, or connect to
-        another server or the demo)."""
+    def show_unreachable(
+        self, error: Exception, closed: Callable[[str | None], None], *, note: str = ""
+    ) -> None:
+        """The error screen for a server that cannot be reached, with `note` (what is kept
+        to show instead): retry, start the demo (when the app can), or connect elsewhere."""
         from screen_analysis.problems import explain
         from screen_analysis.tui.dialogs.error import ErrorScreen
 
-        self._screen.app.push_screen(ErrorScreen(explain(error, self._base_url())), closed)
+        problem = explain(error, self._base_url())
+        screen = ErrorScreen(problem, note=note, demo=self.demo_available)
+        self._screen.app.push_screen(screen, closed)
+
+    @property
+    def demo_available(self) -> bool:
+        """Whether the app can start the built-in demo server."""
+        return getattr(self._screen.app, "start_demo", None) is not None
+
+    def start_demo(self) -> None:
+        """Ask the app for the demo server, as the welcome screen does (the app's one way
+        to start it; it then browses the demo in place of this screen)."""
+        from screen_analysis.tui.screens.welcome import WelcomeScreen
+
+        self._screen.app.post_message(WelcomeScreen.DemoRequested())

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.models import Analysis
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.screens.main.actions import DialogHost
@@ -22,6 +22,7 @@ COMPARE_IMAGE_ROWS = 12  # each side's picture, in rows of half-cell blocks
 if TYPE_CHECKING:
     from textual.widget import Widget
 
+    from screen_analysis.cache import LocalCache
     from screen_analysis.insight.aggregates import Overview
     from screen_analysis.tui.widgets.screen_image import ImagePreviews
 
@@ -39,11 +40,15 @@ class InsightActions:
         self.kept: dict[str | None, Overview] = {}  # by project id: kept until refreshed
         self.marked: Analysis | None = None
 
-    def overview(self, client: ScreenAnalysisClient, project_id: str | None) -> None:
-        """The overview of `project_id`, or of all projects (None)."""
+    def overview(
+        self, current: CurrentClient, project_id: str | None, cache: LocalCache | None
+    ) -> None:
+        """The overview of `project_id`, or of all projects (None), read with the client
+        `current` holds; offline, from what `cache` kept."""
         from screen_analysis.tui.screens.overview import OverviewScreen
 
-        self._host.show(OverviewScreen(client, project_id, kept=self.kept, clock=self._clock))
+        screen = OverviewScreen(current, project_id, kept=self.kept, clock=self._clock, cache=cache)
+        self._host.show(screen)
 
     def mark(self, item: Analysis) -> str | None:
         """Mark `item` as A of a comparison (again: unmark it); the id marked now, if any."""

@@ -1,8 +1,9 @@
 """The main screen's one problem line: every failure of its widgets comes here.
 
 A refused key asks the app for another (what it refused is kept and run again once a new
-key works); no server at all before anything loaded opens the error screen (retry, or
-connect elsewhere); anything else is one notification in the widget's words.
+key works); no server at all before anything loaded (and nothing kept to show instead)
+opens the error screen, saying so (retry, start the demo, or connect elsewhere); anything
+else is one notification in the widget's words.
 """
 
 from __future__ import annotations
@@ -20,21 +21,33 @@ class ProblemHost(Protocol):
     def say_problem(self, words: str) -> None:
         """One notification."""
 
-    def show_unreachable(self, error: Exception, closed: Callable[[str | None], None]) -> None:
-        """The error screen for `error`; `closed` gets "retry", "connect" or None."""
+    def show_unreachable(
+        self, error: Exception, closed: Callable[[str | None], None], *, note: str = ""
+    ) -> None:
+        """The error screen for `error` with `note`; `closed` gets "retry", "demo",
+        "connect" or None."""
 
 
 class ProblemDesk:
     """One problem shown at a time; refused work kept for the next key."""
 
     def __init__(
-        self, host: ProblemHost, ask_for_key: Callable[[str], None], connect: Callable[[], None]
+        self,
+        host: ProblemHost,
+        ask_for_key: Callable[[str], None],
+        connect: Callable[[], None],
+        *,
+        demo: Callable[[], None] = lambda: None,
+        nothing_kept: Callable[[], str] = lambda: "",
     ) -> None:
         """Serve `host`; `ask_for_key` asks the app for another key (the login screen);
-        `connect` is what "connect elsewhere" on the error screen does."""
+        `connect` and `demo` are what "connect elsewhere" and "start the demo" on the error
+        screen do; `nothing_kept` says that nothing is kept to show instead."""
         self._host = host
         self._ask_for_key = ask_for_key
         self._connect = connect
+        self._demo = demo
+        self._nothing_kept = nothing_kept
         self.open = False
         self._refused: list[Callable[[], None]] = []
         self._retry: Callable[[], None] | None = None
@@ -54,7 +67,7 @@ class ProblemDesk:
             if not self.open:
                 self.open = True
                 self._retry = again
-                self._host.show_unreachable(error, self._closed)
+                self._host.show_unreachable(error, self._closed, note=self._nothing_kept())
         elif words:
             self._host.say_problem(words)
 
@@ -72,5 +85,7 @@ class ProblemDesk:
         retry, self._retry = self._retry, None
         if choice == "retry" and retry is not None:
             retry()
+        elif choice == "demo":
+            self._demo()
         elif choice == "connect":
             self._connect()

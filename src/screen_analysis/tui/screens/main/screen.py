@@ -15,7 +15,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import ClassVar
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
@@ -24,12 +24,13 @@ from textual.message import Message
 from textual.screen import Screen
 
 from screen_analysis.api.current import CurrentClient
-from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisStatus, parse_status
+from screen_analysis.api.errors import AuthenticationError
+from screen_analysis.api.models import Analysis, AnalysisItem
 from screen_analysis.cache import LocalCache
 from screen_analysis.config import Settings
 from screen_analysis.safe_text import clean
 from screen_analysis.state import RememberedProjects
-from screen_analysis.tui.feed import Feed, RefreshSchedule, ViewKey
+from screen_analysis.tui.feed import Feed, KeyTrust, RefreshSchedule, ViewKey
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.one import One
 from screen_analysis.tui.screens.main.actions import AnalysisActions, FindInRows
@@ -85,20 +86,25 @@ class MainScreen(Screen[None]):
         previews: ImagePreviews | None = None,
         schedule: RefreshSchedule | None = None,
         cache: LocalCache | None = None,
+        trust: KeyTrust | None = None,
     ) -> None:
         """Browse with the client `current` holds; pinned projects from `settings`, others
         from `remembered`; auto-refresh every `refresh_interval` seconds (0: off) unless a
         `schedule` is given; images through `previews`; `clock` tells the ages; what was
-        seen is kept in `cache` and shown from it at once (None: no local cache)."""
+        seen is kept in `cache`, shown from it at once when `trust` knows the key in use,
+        else once the server answered or cannot be reached (None: no local cache)."""
         super().__init__()
-        self.feed = Feed(current, cache=cache)
+        self.feed = Feed(current, cache=cache, trust=trust)
         self.settings = settings
         self.remembered = remembered
         self._clock = clock
         self._previews = previews
         self._schedule = schedule or RefreshSchedule(refresh_interval)
         self.services = ScreenServices(self, self._base_url)
-        self.problems = ProblemDesk(self.services, self._ask_for_key, self._change_connection)
+        self.problems = ProblemDesk(
+            self.services, self._ask_for_key, self._change_connection,
+            demo=self.services.start_demo, nothing_kept=self._nothing_kept,
+        )  # fmt: skip
         self.on_analysis = AnalysisActions(self.services, previews)
         self.finder = FindInRows(self.services)
         self.insight = InsightActions(self.services, previews, clock)
@@ -106,7 +112,7 @@ class MainScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         """Filter bar, then sidebar, the analyses pane (table, status line) and detail."""
         yield AppHeader()
-        yield StatusFilter(self.feed, id="status-filter")
+        yield StatusFilter(self.feed, clock=self._clock, id="status-filter")
         with Horizontal(id="body"):
             sidebar = ProjectSidebar(self.feed, id="sidebar", state_path=self.settings.state_path)
             sidebar.border_title = "Projects"
@@ -116,25 +122,10 @@ class MainScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        """List the known projects and open the first view (the cache's projects and totals
-        shown while they are asked again)."""
-        if self.feed.cache is not None:
-            self._seed(self.feed.cache)
+        """List the known projects and open the first view."""
         self.sidebar.want([*self.settings.projects, *self.remembered.ids])
         self.sidebar.mark_current(None)
         self.show_view(ViewKey())
-
-    @work(group="cache", exit_on_error=False)
-    async def _seed(self, cache: LocalCache) -> None:
-        projects = await asyncio.to_thread(cache.projects)
-        totals = await asyncio.to_thread(cache.totals, None)
-        self.sidebar.seed(project for project, _fetched in projects)
-        now = self._clock()
-        for raw, (total, fetched) in totals.items():
-            status = parse_status(raw)
-            if status is None or isinstance(status, AnalysisStatus):
-                age = max(0.0, (now - fetched).total_seconds())
-                self.status_filter.seed(None, {status: total}, age)
 
     @property
     def view(self) -> ViewKey:
@@ -254,12 +245,30 @@ class MainScreen(Screen[None]):
 
     @on(AnalysesPane.Failed)
     def _pane_failed(self, event: AnalysesPane.Failed) -> None:
+        self._forget_kept(event.error)
         self.problems.handle(event.error, event.again, words=event.words, loaded=event.loaded)
 
     @on(StatusFilter.Failed)
     @on(ProjectSidebar.Failed)
     def _counts_failed(self, event: StatusFilter.Failed | ProjectSidebar.Failed) -> None:
+        self._forget_kept(event.error)
         self.problems.handle(event.error, event.again, loaded=True)
+
+    def _forget_kept(self, error: Exception) -> None:
+        """A refused key never sees the server's cache: whatever of it is on screen goes
+        (rows, the detail of one, totals, projects), and nothing more of it is read."""
+        if not isinstance(error, AuthenticationError):
+            return
+        self.feed.kept.refuse()
+        if self.pane.forget_kept(error) or self.table.highlighted_item is None:
+            self.detail.show(None, None)
+        self.status_filter.forget_kept()
+        self.sidebar.forget_kept()
+
+    def _nothing_kept(self) -> str:
+        if self.feed.cache is None:
+            return "The local cache is off (cache = false or --no-cache): nothing is kept."
+        return "Nothing from this server is kept on this computer to show instead."
 
     # The problem desk's host
 
@@ -361,7 +370,7 @@ class MainScreen(Screen[None]):
 
     def action_overview(self) -> None:
         """The overview of the project shown, or of all projects."""
-        self.insight.overview(self.feed.current.client, self.view.project_id)
+        self.insight.overview(self.feed.current, self.view.project_id, self.feed.kept.unrefused)
 
     def action_mark(self) -> None:
         """Mark the highlighted analysis as A of a comparison (again: unmark it)."""
@@ -379,9 +388,8 @@ class MainScreen(Screen[None]):
 
         table, feed = self.table, self.feed
         request = ExportRequest(
-            self.view, list(table.items), table.row_order, feed.total, feed.done,
-            feed.current.client,
-        )  # fmt: skip
+            self.view, list(table.items), table.row_order, feed.total, feed.done, feed.current
+        )
         self.run_worker(
             export_view(self.services, request),
             group="export",

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from textual.message import Message
 from textual.timer import Timer
 
-from screen_analysis.tui.feed import RefreshSchedule
+from screen_analysis.api.models import Analysis
+from screen_analysis.tui.feed import Refreshed, RefreshSchedule, ViewKey
+from screen_analysis.tui.widgets.table.messages import Moved, TotalSeen
+from screen_analysis.tui.widgets.table.table import AnalysesTable
 
 SetTimer = Callable[[float, Callable[[], None]], Timer]
 
@@ -33,24 +37,36 @@ class RefreshTimer:
         self._start_round = start_round
         self._show_state = show_state
         self._timer: Timer | None = None
+        self._due_at = 0.0  # on the schedule's clock: when the armed round starts
 
     @property
     def armed(self) -> bool:
         """Whether a round is waiting for its time."""
         return self._timer is not None
 
+    @property
+    def seconds_left(self) -> float | None:
+        """Seconds until the armed round starts, on the schedule's clock (None: none is
+        armed)."""
+        if self._timer is None:
+            return None
+        return max(0.0, self._due_at - self.schedule.clock())
+
     def arm(self) -> None:
         """Wait for the next round (none while one runs or refreshes are off)."""
         self.stop()
         if self.schedule.enabled and not self.running:
+            self._due_at = self.schedule.clock() + self.schedule.interval_s
             self._timer = self._set_timer(self.schedule.interval_s, self._due)
         self._show_state(self.schedule.label())
 
-    def stop(self) -> None:
-        """No round until armed again."""
+    def stop(self, label: str = "") -> None:
+        """No round until armed again (`label`: what the status line says meanwhile)."""
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
+        if label:
+            self._show_state(label)
 
     def toggle(self) -> None:
         """Pause or resume (the user's `p`)."""
@@ -97,3 +113,20 @@ class RefreshTimer:
         self.arm()
         if note:
             self._show_state(note)
+
+
+def apply_round(
+    table: AnalysesTable, key: ViewKey, refreshed: Refreshed, total: int | None
+) -> list[Message]:
+    """A round's rows on `table` (arrivals on top, changes in place); what the other widgets
+    are told: that counts moved (with the projects of the rows that moved), the total."""
+    table.prepend_items(refreshed.arrived)
+    changed = set(table.update_items(refreshed.rows))
+    told: list[Message] = []
+    if changed or refreshed.arrived or refreshed.total_changed:
+        moved = [*refreshed.arrived, *(i for i in refreshed.rows if i.id in changed)]
+        ids = {i.project_id for i in moved if isinstance(i, Analysis) and i.project_id}
+        told.append(Moved(key, frozenset(ids)))
+    if total is not None:
+        told.append(TotalSeen(key, total))
+    return told

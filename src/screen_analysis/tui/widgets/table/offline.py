@@ -4,28 +4,26 @@ rows while the server cannot be reached ("offline — data from 10:42 · retryin
 with retries that back off and wait while the terminal is unfocused.
 
 A part the pane composes; the retries run on their own `RefreshTimer`, whose rounds the pane
-runs (a reload of the view). The status line's words come from here.
+runs (a reload of the view), while the pane's auto-refresh rounds (`rounds`) are stopped.
+The status line's words come from here.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime
+from typing import NamedTuple
 
-from screen_analysis.api.errors import APIConnectionError
+from textual.timer import Timer
+
 from screen_analysis.tui.feed import RefreshSchedule
+from screen_analysis.tui.feed import unreachable as unreachable  # where the overview finds it
 from screen_analysis.tui.feed.schedule import HELD_WORDS
 from screen_analysis.tui.widgets.table.live import RefreshTimer, SetTimer
 
 RETRY_S = 30.0  # the first retry while offline; then twice as long each time
 RETRY_CAP_S = 300.0
-
-
-def unreachable(error: BaseException) -> bool:
-    """Whether `error` means the server cannot be reached now (refused, DNS, timeout, TLS):
-    the cases where the cache stands in. A refused key never is, nor an answer that began
-    and broke off (cut short, reset, too slow): that server is there, and says why."""
-    return isinstance(error, APIConnectionError) and not error.answered
 
 
 def data_time(when: datetime, now: datetime) -> str:
@@ -37,31 +35,72 @@ def data_time(when: datetime, now: datetime) -> str:
 
 
 def wait_words(seconds: float) -> str:
-    """ "30 s", "2 min"."""
+    """ "30 s", "2 min" (counted up: "1 s" until the very end)."""
     if seconds < 90:
-        return f"{seconds:.0f} s"
-    return f"{timedelta(seconds=round(seconds)).seconds // 60} min"
+        return f"{math.ceil(seconds):.0f} s"
+    return f"{math.ceil(seconds / 60):.0f} min"
+
+
+class StaleWords(NamedTuple):
+    """What the status line says of rows that are not fresh: `state` ("cached" or
+    "offline") and its words, longest first; the line shows the longest that fits."""
+
+    state: str
+    forms: tuple[str, ...]
+
+
+def offline_forms(since: str, note: str, then: tuple[str, str]) -> tuple[str, ...]:
+    """The offline words from the fullest to the fewest: the filter's note is said shorter
+    first, then the rest, then the note and the data's time go; "offline" and when it
+    retries stay longest."""
+    long_then, short_then = then
+    forms = []
+    if note:
+        forms += [
+            f"offline — data from {since}, {note} · {long_then}",
+            f"offline — data from {since}, kept rows only · {long_then}",
+            f"offline — data from {since}, kept rows only · {short_then}",
+            f"offline — from {since}, kept only · {short_then}",
+        ]
+    forms += [
+        f"offline — data from {since} · {long_then}",
+        f"offline — data from {since} · {short_then}",
+        f"offline — from {since} · {short_then}",
+        f"offline {since} · {short_then}",
+        f"offline · {short_then}",
+        "offline",
+    ]
+    return tuple(dict.fromkeys(forms))
 
 
 class OfflineWatch:
-    """The state of the pane's data when it is not fresh from the server, and the retries."""
+    """The state of the pane's data when it is not fresh from the server, and the retries
+    (held while the terminal is unfocused, whether or not the pane is offline yet; while
+    they wait for their time the words count down, once a second)."""
 
     def __init__(
         self,
+        rounds: RefreshTimer,
         set_timer: SetTimer,
+        set_interval: SetTimer,
         retry: Callable[[], bool],
         show: Callable[[], None],
         clock: Callable[[], datetime],
-        schedule_clock: Callable[[], float],
     ) -> None:
-        """`retry` starts a reload of the view (False: not now); `show` says the state again;
-        `clock` tells "now" for the words, `schedule_clock` the retries' time."""
-        schedule = RefreshSchedule(RETRY_S, cap_s=RETRY_CAP_S, clock=schedule_clock)
+        """Stop the pane's auto-refresh `rounds` while offline; `retry` starts a reload of
+        the view (False: not now); `show` says the state again (each second while offline,
+        from a `set_interval` timer); `clock` tells "now" for the words (the retries' time
+        is the rounds' schedule's clock)."""
+        schedule = RefreshSchedule(RETRY_S, cap_s=RETRY_CAP_S, clock=rounds.schedule.clock)
+        self._rounds = rounds
         self._retries = RefreshTimer(schedule, set_timer, retry, lambda _label: show())
+        self._set_interval = set_interval
+        self._show = show
+        self._ticker: Timer | None = None
         self._clock = clock
         self.data_time: datetime | None = None  # when the rows on screen were fetched
         self.offline = False
-        self.note = ""  # what the offline rows are ("37 cached with this status")
+        self.note = ""  # what the offline rows are ("kept rows with this status")
 
     @property
     def stale(self) -> bool:
@@ -84,19 +123,24 @@ class OfflineWatch:
         self.note = ""
 
     def confirmed(self) -> None:
-        """The server answered the view: the rows are fresh; retries stop."""
+        """The server answered the view: the rows are fresh; retries stop, refreshes go on."""
         was_offline = self.offline
         self.data_time = None
         self.note = ""
         self.offline = False
         if was_offline:
             self._retries.ended(ok=True)
+            self._rounds.arm()
         self._retries.stop()
         self._retries.schedule.succeeded()
+        if self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
 
     def went_offline(self, fetched_at: datetime | None) -> None:
-        """The server cannot be reached: keep the rows, retry later (backing off when this
-        was a retry)."""
+        """The server cannot be reached: keep the rows, stop refreshing, retry later (backing
+        off when this was a retry)."""
+        self._rounds.stop("auto-refresh waits (offline)")
         if fetched_at is not None and self.data_time is None:
             self.data_time = fetched_at
         if self.offline:
@@ -104,28 +148,37 @@ class OfflineWatch:
         else:
             self.offline = True
             self._retries.arm()
+        if self._ticker is None:
+            self._ticker = self._set_interval(1.0, self._show)
 
     def retry_now(self) -> None:
         """Retry at once (the user's `r`)."""
         self._retries.run_now()
 
     def hold(self, reason: str, held: bool) -> None:
-        """Retries wait while the terminal is unfocused or the app suspended."""
-        self._retries.hold(reason, held)
+        """Refreshes and retries wait while the terminal is unfocused or the app suspended;
+        both note it whichever runs now, so going offline (or back) meanwhile starts none."""
+        running, noted = (
+            (self._retries, self._rounds) if self.offline else (self._rounds, self._retries)
+        )
+        noted.schedule.hold(reason, held)
+        running.hold(reason, held)
 
-    def words(self) -> tuple[str, str] | None:
-        """(state, text) for the status line, or None when the rows are fresh."""
+    def words(self) -> StaleWords | None:
+        """What the status line says, or None when the rows are fresh."""
         if self.data_time is None:
             return None
         since = data_time(self.data_time, self._clock())
         if not self.offline:
-            return "cached", f"from {since} · refreshing…"
+            return StaleWords("cached", (f"from {since} · refreshing…", "refreshing…"))
         schedule = self._retries.schedule
+        left = self._retries.seconds_left
         if self._retries.running:
-            then = "retrying now…"
+            then = ("retrying now…", "retrying…")
         elif schedule.held:
-            then = "retries wait (" + HELD_WORDS.get(min(schedule.held), min(schedule.held)) + ")"
+            why = HELD_WORDS.get(min(schedule.held), min(schedule.held))
+            then = (f"retries wait ({why})", "retries wait")
         else:
-            then = f"retrying in {wait_words(schedule.interval_s)}"
-        note = f", {self.note}" if self.note else ""
-        return "offline", f"offline — data from {since}{note} · {then}"
+            wait = wait_words(schedule.interval_s if left is None else left)
+            then = (f"retrying in {wait}", f"retry in {wait}")
+        return StaleWords("offline", offline_forms(since, self.note, then))

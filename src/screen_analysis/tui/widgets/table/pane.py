@@ -21,10 +21,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 
 from screen_analysis.api.describe import describe_error
-from screen_analysis.api.models import Analysis, AnalysisItem
-from screen_analysis.numbers import format_count
+from screen_analysis.api.models import AnalysisItem
 from screen_analysis.tui.feed import (
-    Accepted,
     PageBatch,
     PageLoad,
     PageSource,
@@ -34,13 +32,15 @@ from screen_analysis.tui.feed import (
 )
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.widgets.status_line import PagingStatus, StatusLine
-from screen_analysis.tui.widgets.table.live import RefreshTimer
+from screen_analysis.tui.widgets.table.live import RefreshTimer, apply_round
 from screen_analysis.tui.widgets.table.messages import Failed, Moved, RowsArrived, TotalSeen
 from screen_analysis.tui.widgets.table.offline import OfflineWatch, unreachable
 from screen_analysis.tui.widgets.table.rest import RestLoader
 from screen_analysis.tui.widgets.table.table import AnalysesTable
 
 EMPTY_VIEW = "No analyses match this project and status."
+KEPT_NOTE = "kept rows with this status"  # offline, a filter on the unfiltered view's rows
+NOTHING_KEPT = "Nothing of this view is kept in the local cache."
 
 
 class AnalysesPane(Vertical):
@@ -68,12 +68,11 @@ class AnalysesPane(Vertical):
         self._ever_loaded = False
         self._fresh_at: datetime | None = None  # when the server last confirmed the rows
         self._rounds = RefreshTimer(schedule, self.set_timer, self._start_round, self._show_state)
-        self._rest = RestLoader(
-            self, source, self._rest_arrived, self._rest_failed, self._update_status
-        )
+        self._rest = RestLoader(self, source, lambda: self.table, self._update_status)
         self._watch = OfflineWatch(
-            self.set_timer, self._retry_round, self._update_status, clock, schedule.clock
-        )
+            self._rounds, self.set_timer, self.set_interval, self._retry_round,
+            self._update_status, clock,
+        )  # fmt: skip
 
     def compose(self) -> ComposeResult:
         """The table, then the status line under it."""
@@ -113,7 +112,7 @@ class AnalysesPane(Vertical):
     @property
     def busy(self) -> bool:
         """Whether a request of the pane is under way."""
-        loading = self._source.loading or self._worker_running("page")
+        loading = self._source.loading or self._worker_running("page", "kept")
         return loading or self._rounds.running or self.loading_all or self._watch.retrying
 
     @property
@@ -121,8 +120,8 @@ class AnalysesPane(Vertical):
         """Whether the server cannot be reached and the rows shown are the cache's."""
         return self._watch.offline
 
-    def _worker_running(self, group: str) -> bool:
-        return any(w.node is self and w.group == group and not w.is_finished for w in self.workers)
+    def _worker_running(self, *groups: str) -> bool:
+        return any(w.node is self and w.group in groups and not w.is_finished for w in self.workers)
 
     # Views and pages
 
@@ -189,9 +188,13 @@ class AnalysesPane(Vertical):
         `cached` (a view just opened), the rows the cache kept are painted first, and the
         server is asked for as many, to replace them as a whole."""
         if cached:
-            view = await asyncio.to_thread(self._source.cached, load.key)
-            if view is not None and view.items and load.generation == self._generation:
-                self._paint_cached(view.items, view.fetched_at)
+            kept = self._source.kept
+            epoch = kept.epoch
+            view = await asyncio.to_thread(kept.view, load.key)
+            fresh = load.generation == self._generation and kept.still_open(epoch)
+            if view is not None and view.items and fresh:
+                self._show_kept(view.items, view.fetched_at)
+                self._update_status()
                 load = self._source.widen(load, len(view.items))
         try:
             batch = await self._source.load(load)
@@ -218,10 +221,7 @@ class AnalysesPane(Vertical):
             keep_id = keep[1] if keep and keep[0] == batch.load.generation else None
             if self._watch.stale:  # the cache's rows are replaced: the pick stays
                 keep_id = table.highlighted_id
-            was_offline = self._watch.offline
             self._watch.confirmed()
-            if was_offline:
-                self._rounds.arm()
             table.set_items(accepted.items, keep_id=keep_id)
             if not accepted.items:
                 table.empty_message = EMPTY_VIEW
@@ -241,13 +241,17 @@ class AnalysesPane(Vertical):
         if not self._source.fail(load, error):
             return  # a failure of a view that is gone
         self.table.can_grow = False
-        if unreachable(error) and (self._watch.stale or self._ever_loaded):
-            self._go_offline()  # the rows on screen stay; retries follow
-            return
-        if self._watch.stale:  # a refused key (or any other failure) never sees the cache
-            self._watch.confirmed()
-            self.table.set_items([])
-            self.table.empty_message = "Nothing to show: " + describe_error(error)
+        if unreachable(error) and (self.table.items or self._watch.offline):
+            self._go_offline()  # the rows on screen stay; retries follow (back off)
+        elif unreachable(error):  # nothing on screen: what the cache kept stands in
+            self._paint_offline(load.key, load.generation, error)
+        else:
+            self._failed(error)
+
+    def _failed(self, error: Exception) -> None:
+        """A failure to say (the screen's problem desk shows it): rows from the cache go,
+        whatever failed (a refused key never sees them)."""
+        self.forget_kept(error)
         self._update_status()
         if self._source.cursor_refused:
             words = "The server refused the page cursor: " + describe_error(error)
@@ -259,44 +263,60 @@ class AnalysesPane(Vertical):
     def _update_status(self) -> None:
         state, error = self._source.paging_state()
         loaded = len(self.table.items)
+        shorter: tuple[str, ...] = ()
         stale = self._watch.words()
         if stale is not None:
-            state, error = stale
+            state, (error, *more) = stale.state, stale.forms
+            shorter = tuple(more)
         for status_line in self.query(StatusLine):
-            status_line.status = PagingStatus(loaded, self._source.total, state, error)
+            status_line.status = PagingStatus(loaded, self._source.total, state, error, shorter)
 
     # Cached and offline rows
 
-    def _paint_cached(self, items: Sequence[AnalysisItem], fetched_at: datetime) -> None:
-        """Rows from the local cache, at once, while the server is asked."""
-        self._watch.showing_cached(fetched_at)
+    def _show_kept(self, items: Sequence[AnalysisItem], at: datetime, note: str = "") -> None:
+        """Rows the cache kept (fetched `at`): at once while the server is asked, or offline."""
+        self._watch.showing_cached(at, note)
         table = self.table
         table.set_items(items, keep_id=table.highlighted_id)
         self.post_message(self.RowsArrived(items))
-        self._update_status()
 
-    @work(exclusive=True, group="page", exit_on_error=False)
-    async def _paint_offline(self, key: ViewKey, generation: int) -> None:
-        """Offline, another view: its kept rows, or those of the project's unfiltered view
-        with its status (said so); the retries ask the server."""
-        view = await asyncio.to_thread(self._source.cached_matching, key)
+    @work(exclusive=True, group="kept", exit_on_error=False)
+    async def _paint_offline(
+        self, key: ViewKey, generation: int, error: Exception | None = None
+    ) -> None:
+        """Offline, or no server (`error`) while no row is shown: the view's kept rows, or
+        its project's with its status (said so); retries follow. Nothing kept and nothing
+        ever shown: the failure is said (the screen offers the demo)."""
+        kept = self._source.kept
+        epoch = kept.epoch
+        view = await asyncio.to_thread(kept.matching, key)
         if generation != self._generation:
             return
-        if view is None or not view.items:
-            self.table.empty_message = "Nothing of this view is kept in the local cache."
-            self._update_status()
-            return
-        filtered = view.total is None and key.status is not None
-        note = f"{format_count(len(view.items))} with this status" if filtered else ""
-        self._watch.showing_cached(view.fetched_at, note)
-        self.table.set_items(view.items)
-        self.post_message(self.RowsArrived(view.items))
+        if view is None or not view.items or not kept.still_open(epoch):
+            if error is not None and not self._ever_loaded:
+                self._failed(error)
+                return
+            self.table.empty_message = NOTHING_KEPT
+        else:
+            filtered = view.total is None and key.status is not None
+            self._show_kept(view.items, view.fetched_at, KEPT_NOTE if filtered else "")
+        if error is not None:
+            self._go_offline()
         self._update_status()
+
+    def forget_kept(self, error: Exception) -> bool:
+        """Rows from the local cache go (a refused key never sees them; the server's rows
+        stay); True when some were on screen."""
+        if not self._watch.stale:
+            return False
+        self._watch.confirmed()
+        self.table.set_items([])
+        self.table.empty_message = "Nothing to show: " + describe_error(error)
+        self._update_status()
+        return True
 
     def _go_offline(self) -> None:
         """The server cannot be reached: the rows stay, refresh rounds stop, retries begin."""
-        self._rounds.stop()
-        self._show_state("auto-refresh waits (offline)")
         self._watch.went_offline(self._fresh_at)
         self._update_status()
 
@@ -323,17 +343,6 @@ class AnalysesPane(Vertical):
         """Stop a load of the rest under way (the rows that arrived stay); False when none."""
         return self._rest.stop(quiet=quiet)
 
-    def _rest_arrived(self, accepted: Accepted) -> None:
-        items = accepted.items
-        self.table.append_items(items)
-        self.table.can_grow = not self._source.done
-        if items:
-            self.post_message(self.RowsArrived(items))
-        self._update_status()
-
-    def _rest_failed(self, error: Exception, words: str) -> None:
-        self.post_message(self.Failed(error, self.load_all, words, self._ever_loaded))
-
     # Auto-refresh
 
     def toggle_refresh(self) -> None:
@@ -341,12 +350,9 @@ class AnalysesPane(Vertical):
         self._rounds.toggle()
 
     def hold_refresh(self, reason: str, held: bool) -> None:
-        """Hold refreshes (and offline retries) for `reason` ("focus", "suspended") or
-        release them."""
-        if self._watch.offline:
-            self._watch.hold(reason, held)
-        else:
-            self._rounds.hold(reason, held)
+        """Hold refreshes and offline retries for `reason` ("focus", "suspended") or release
+        them (whichever runs now)."""
+        self._watch.hold(reason, held)
 
     def refresh_now(self) -> None:
         """Start a refresh round now (unless one is under way)."""
@@ -383,17 +389,10 @@ class AnalysesPane(Vertical):
         refreshed = self._source.apply_refresh(result)
         note = ""
         if refreshed is not None:
-            table = self.table
             if refreshed.gap:
                 self.reload()  # more arrived than a page holds: read the view again
-            table.prepend_items(refreshed.arrived)
-            changed = set(table.update_items(refreshed.rows))
-            if changed or refreshed.arrived or refreshed.total_changed:
-                moved = [*refreshed.arrived, *(i for i in refreshed.rows if i.id in changed)]
-                ids = {i.project_id for i in moved if isinstance(i, Analysis) and i.project_id}
-                self.post_message(self.Moved(job.key, frozenset(ids)))
-            if result.total is not None:
-                self.post_message(self.TotalSeen(job.key, result.total))
+            for message in apply_round(self.table, job.key, refreshed, result.total):
+                self.post_message(message)
             self._update_status()
             if refreshed.cursor_refused:
                 note = "refresh: old page cursor refused, r reloads"

@@ -1,8 +1,9 @@
 """Loading the rest of the pane's view (`L`): page after page through the feed, with
 progress, until the end or 100,000 rows; Esc stops it, keeping what arrived.
 
-A part the analyses pane composes; it runs the load in the pane's "load-all" worker and
-hands each page's rows and the end back through the callables it was given.
+A part the analyses pane composes; it runs the load in the pane's "load-all" worker, adds
+each page's rows to the pane's table (posting `RowsArrived` as the pane does), and posts a
+failure as the pane's `Failed`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from screen_analysis.api.describe import describe_error
 from screen_analysis.numbers import format_count
 from screen_analysis.tui.feed import Accepted, PageSource
 from screen_analysis.tui.feed.load_all import LoadProgress, load_rest
+from screen_analysis.tui.widgets.table.messages import Failed, RowsArrived
+from screen_analysis.tui.widgets.table.table import AnalysesTable
 
 GROUP = "load-all"
 
@@ -28,16 +31,14 @@ class RestLoader:
         self,
         widget: Widget,
         source: PageSource,
-        arrived: Callable[[Accepted], None],
-        failed: Callable[[Exception, str], None],
+        table: Callable[[], AnalysesTable],
         ended: Callable[[], None],
     ) -> None:
-        """Load `source`'s pages in `widget`'s worker; `arrived` takes each page's rows,
-        `failed` an error and its words, `ended` is told when it stops either way."""
+        """Load `source`'s pages in `widget`'s worker into its `table`; `ended` is told after
+        each page and when it stops either way."""
         self._widget = widget
         self._source = source
-        self._arrived = arrived
-        self._failed = failed
+        self._table = table
         self._ended = ended
 
     @property
@@ -80,15 +81,19 @@ class RestLoader:
             raise
         except Exception as error:
             self._ended()
-            self._failed(
-                error, "Loading the rest stopped: " + describe_error(error) + " — r retries"
-            )
+            words = "Loading the rest stopped: " + describe_error(error) + " — r retries"
+            self._widget.post_message(Failed(error, self.start, words, True))
             return
         self._ended()
         self._say(progress.describe())
 
     def _page(self, accepted: Accepted, progress: LoadProgress) -> None:
-        self._arrived(accepted)
+        items, table = accepted.items, self._table()
+        table.append_items(items)
+        table.can_grow = not self._source.done
+        if items:
+            self._widget.post_message(RowsArrived(items))
+        self._ended()
 
     def _say(self, text: str, **options: Any) -> None:
         self._widget.notify(text, markup=False, **options)
