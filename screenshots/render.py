@@ -1,10 +1,15 @@
 """Render the README's screenshots from the demo data, with a fixed seed and clock.
 
-    uv run python screenshots/render.py [--out DIR]
+    uv run python screenshots/render.py [--out DIR] [--only NAME ...]
 
 Writes SVG files (main view at 120×40 and 80×24, the detail of a completed and of a failed
 analysis, the image in the detail and full screen, the overview, two analyses compared
 with both images, the main view in every shipped theme). Running it twice changes no file.
+
+A shot of one project chooses it by name (its id looked up in the demo server's store and
+shown through the main screen's `choose_project`), not by keys that depend on the sidebar's
+order and on whether it is folded; a shot that does not show what the README says of it
+(`shows`) stops the script rather than writing a misleading picture.
 """
 
 from __future__ import annotations
@@ -53,23 +58,48 @@ _RICH_ID = re.compile(r"terminal-\d+")
 
 
 @dataclass(frozen=True)
+class Row:
+    """A step of a shot: highlight the first loaded row labelled exactly `label` (a find
+    would stop at "Cart summary v1 (RTL)" when "Cart summary v1" is meant)."""
+
+    label: str
+
+
+@dataclass(frozen=True)
 class Shot:
     """One screenshot: file name, terminal size, theme and keys pressed after loading."""
 
     name: str
     size: tuple[int, int]
     theme: str = SHIPPED_THEMES[0]
-    keys: tuple[str, ...] = ()
+    keys: tuple[str | Row, ...] = ()
     title: str = "screen-analysis"
     images: bool = False  # half-cell previews
+    project: str | None = None  # the name of the project shown before the keys are pressed
+    shows: Callable[[ScreenAnalysisApp], bool] | None = None  # what the README promises
 
 
-ACME = ("shift+tab", "down", "down", "down", "down", "enter")
+ACME = "Acme Checkout"
 
 
-def find(text: str) -> tuple[str, ...]:
-    """The keys that find `text` in the loaded labels (the field cleared first)."""
-    return ("slash", "ctrl+u", *("space" if c == " " else c for c in text), "enter")
+def _overview_of(name: str) -> Callable[[ScreenAnalysisApp], bool]:
+    def shows(app: ScreenAnalysisApp) -> bool:
+        screen = app.screen
+        return isinstance(screen, OverviewScreen) and (
+            screen.overview is not None and screen.overview.scope == name
+        )
+
+    return shows
+
+
+def _compares(a: str, b: str) -> Callable[[ScreenAnalysisApp], bool]:
+    def shows(app: ScreenAnalysisApp) -> bool:
+        screen = app.screen
+        if not isinstance(screen, CompareScreen):
+            return False
+        return (screen.comparison.a.label, screen.comparison.b.label) == (a, b)
+
+    return shows
 
 
 SHOTS: tuple[Shot, ...] = (
@@ -79,14 +109,16 @@ SHOTS: tuple[Shot, ...] = (
     Shot("detail-failed", (120, 40), keys=("5", "enter")),
     Shot("image-preview", (120, 40), keys=("4", "down"), images=True),
     Shot("image-full", (120, 40), keys=("4", "down", "i"), images=True),
-    # Acme Checkout (fourth down the sidebar) improves after its redesign: its overview, and
-    # two versions of its cart summary compared.
-    Shot("overview", (120, 40), keys=(*ACME, "v")),
+    # Acme Checkout improves after its redesign: its overview, and two versions of its cart
+    # summary compared.
+    Shot("overview", (120, 40), project=ACME, keys=("v",), shows=_overview_of(ACME)),
     Shot(
         "compare",
         (120, 40),
-        keys=(*ACME, "4", *find("Cart summary v1"), "m", *find("Cart summary v4 (dark)"), "c"),
+        project=ACME,
+        keys=("4", Row("Cart summary v1"), "m", Row("Cart summary v4 (dark)"), "c"),
         images=True,  # each side shows its screen
+        shows=_compares("Cart summary v1", "Cart summary v4 (dark)"),
     ),
     *(Shot(f"theme-{name}", (120, 40), theme=name, title=name) for name in SHIPPED_THEMES),
 )
@@ -113,6 +145,45 @@ async def _settled(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
+async def _choose_project(pilot: Pilot[Any], server: DemoServer, name: str) -> None:
+    """Show the project called `name` (its id from the server's store), once its rows are
+    on screen."""
+    project_id = next((p.id for p in server.store.projects() if p.name == name), None)
+    if project_id is None:
+        raise SystemExit(f"the demo data has no project called {name!r}")
+    screen = pilot.app.screen
+    assert isinstance(screen, MainScreen)
+    screen.choose_project(project_id)
+
+    def showing() -> bool:
+        items = list(screen.table.items)
+        return (
+            screen.view.project_id == project_id
+            and not screen.busy
+            and bool(items)
+            and all(getattr(item, "project_id", None) == project_id for item in items)
+        )
+
+    await _wait(pilot, showing)
+    await pilot.pause()
+
+
+async def _highlight(pilot: Pilot[Any], label: str) -> None:
+    """Move the table's cursor to the first loaded row labelled `label`."""
+    screen = pilot.app.screen
+    assert isinstance(screen, MainScreen)
+    table = screen.table
+    found = next(
+        (row for row, item in enumerate(table.items) if getattr(item, "label", None) == label),
+        None,
+    )
+    if found is None:
+        raise SystemExit(f"no loaded row is labelled {label!r}")
+    table.move_cursor(found)
+    table.focus()
+    await _wait(pilot, lambda: getattr(table.highlighted_item, "label", None) == label)
+
+
 def _image_painted(app: ScreenAnalysisApp) -> bool:
     """Whether every image on the screen is drawn (both sides of a comparison)."""
     from textual_image.widget import HalfcellImage
@@ -136,22 +207,31 @@ async def render(shot: Shot, server: DemoServer, folder: Path) -> str:
     )
     async with app.run_test(size=shot.size) as pilot:
         await _settled(pilot)
+        if shot.project is not None:
+            await _choose_project(pilot, server, shot.project)
         for key in shot.keys:
-            await pilot.press(key)
+            if isinstance(key, Row):
+                await _highlight(pilot, key.label)
+            else:
+                await pilot.press(key)
             await _settled(pilot)
         if shot.images:
             await _wait(pilot, lambda: _image_painted(app))
         await pilot.pause()
+        if shot.shows is not None and not shot.shows(app):
+            raise SystemExit(f"{shot.name}: the screen is not what the README says it shows")
         svg = app.export_screenshot(title=shot.title)
     return _RICH_ID.sub(f"terminal-{shot.name}", svg)
 
 
-async def render_all(out: Path) -> list[Path]:
-    """Render every shot into `out`; returns the files written."""
+async def render_all(out: Path, only: frozenset[str] = frozenset()) -> list[Path]:
+    """Render every shot (or those named in `only`) into `out`; returns the files written."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     with DemoServer(DEMO) as server, tempfile.TemporaryDirectory() as scratch:
         for shot in SHOTS:
+            if only and shot.name not in only:
+                continue
             svg = await render(shot, server, Path(scratch))
             path = out / f"{shot.name}.svg"
             if not path.exists() or path.read_text(encoding="utf-8") != svg:
@@ -164,8 +244,14 @@ def main(argv: list[str] | None = None) -> int:
     """Command line: render into --out (default: this folder)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=HERE, help="folder for the SVG files")
+    parser.add_argument(
+        "--only", action="append", default=[], metavar="NAME", help="render this shot only"
+    )
     args = parser.parse_args(argv)
-    for path in asyncio.run(render_all(args.out)):
+    names = {shot.name for shot in SHOTS}
+    if unknown := set(args.only) - names:
+        parser.error(f"no shot called {', '.join(sorted(unknown))}")
+    for path in asyncio.run(render_all(args.out, frozenset(args.only))):
         print(path)
     return 0
 

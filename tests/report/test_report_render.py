@@ -112,9 +112,49 @@ def test_the_summary_cards_say_what_they_are(scored: ReportData) -> None:
     labels = [label for _, label in cards]
     assert "analyses" in labels and any(label.startswith("failed (") for label in labels)
     assert any(label.startswith("weakest criterion (mean") for label in labels)
-    assert any("week of 02 Nov" in label and "week not over" in label for label in labels)
     assert "Project weights" not in page and "tick" not in page
     assert 'class="dot partial"' in page and "n=" in page  # the unfinished week, drawn hollow
+    assert "default_criteria" not in page and "Weights: set by the project." in page
+
+
+def test_the_headline_is_the_last_whole_week_and_the_week_not_over_is_named_apart(
+    scored: ReportData,
+) -> None:
+    page = render(scored, "html")
+    cards = re.findall(r'<div class="card"><b[^>]*>([^<]*)</b><span>([^<]*)</span>', page)
+    value, label = next(card for card in cards if "week of" in card[1])
+    # A score every two days: the week of 26 October has 77, 78 and 79; the week of
+    # 2 November (not over on the 4th) 80 and 81 so far.
+    assert label.startswith("mean score, week of 26 Oct (3 scores)")
+    assert value == "78.0"
+    assert "; week of 02 Nov so far: 80.5 (2 scores, not over)" in label
+
+
+def test_labels_of_the_partial_points_stay_clear_of_the_axis(scored: ReportData) -> None:
+    from screen_analysis.report import charts
+
+    chart = charts.timeline_chart(scored.overview, scored.generated_at)
+    first, last = chart.line[0], chart.line[-1]
+    assert first.partial and first.count and first.anchor == "start"
+    assert first.count_x > chart.left  # right of the y labels, which end at the axis
+    assert last.partial and last.anchor == "end" and last.count_x <= chart.width - 10
+    page = render(scored, "html")
+    assert 'text-anchor="start">n=' in page and 'text-anchor="end">n=' in page
+
+
+def test_charts_of_a_kind_share_a_row_and_the_statuses_have_their_shares(
+    scored: ReportData,
+) -> None:
+    page = render(scored, "html")
+    titles = re.findall(r"<figcaption>([^<]*)</figcaption>", page)
+    assert titles == [
+        "Mean score per week",
+        "Distribution of overall scores",
+        "Analyses by status",
+        "Criteria: mean score",
+    ]
+    statuses = page.split("<figcaption>Analyses by status")[1].split("</figure>")[0]
+    assert ">share<" in statuses and ">97.0%<" in statuses and ">3.0%<" in statuses
 
 
 def test_a_view_without_completed_analyses_says_so(scored: ReportData) -> None:

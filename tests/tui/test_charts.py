@@ -1,17 +1,23 @@
 """The overview's chart widgets: labelled axes that say where they start, a histogram from
 0 to 100, hatched partial columns, a sentence for an empty chart, weights in a column of
 their own, and charts that fill a large window while the comparison keeps its scores on an
-80×24 screen."""
+80×24 screen; the overview's text laid out for its width (whole parts, hanging lines)."""
 
 from __future__ import annotations
 
 import itertools
+import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from textual.app import App, ComposeResult
 
+from screen_analysis.api.models import Analysis, AnalysisStatus, Project
 from screen_analysis.demo.runner import DemoServer
+from screen_analysis.insight.aggregates import Overview, OverviewBuilder
+from screen_analysis.tui.formatting import Fitted
+from screen_analysis.tui.screens import overview_charts as view
 from screen_analysis.tui.screens.compare import CompareScreen
 from screen_analysis.tui.screens.overview import (
     MIN_HISTOGRAM_ROWS,
@@ -119,7 +125,7 @@ async def overview_at(tmp_path: Path, server: DemoServer, size: tuple[int, int])
         await settled(pilot)
         assert app.client is not None
         project = server.store.projects()[0].id
-        screen = OverviewScreen(app.client, project, kept={}, clock=lambda: DEMO_NOW_FIXED)
+        screen = OverviewScreen(app.current, project, kept={}, clock=lambda: DEMO_NOW_FIXED)
         app.push_screen(screen)
         await wait_until(pilot, lambda: screen.overview is not None and not screen.reading)
         histogram = screen.query_one("#histogram", ColumnChart)
@@ -160,3 +166,93 @@ async def test_compare_keeps_every_score_on_an_80x24_screen(
         await pilot.pause()
         assert table.region.bottom <= 24 - 1  # above the key bar: all six scores and the header
         assert "Brand consistency" in table.render().plain
+
+
+WEEK_ONE = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)  # a Monday
+SENTENCE = "The primary call to action is hard to find; give it a distinct colour and position."
+
+
+def weekly_overview(weeks: int = 20, low: int = 72, high: int = 78) -> Overview:
+    """Scores between `low` and `high`, a few a week for `weeks` weeks, with feedback."""
+    project = Project(
+        id="proj_1",
+        name="Acme Checkout with a name long enough to need its own line",
+        default_criteria={"visual_clarity": 0.2, "cta_effectiveness": 0.8},
+    )
+    builder = OverviewBuilder(project)
+    for week in range(weeks):
+        for n in range(3):
+            builder.add(
+                Analysis(
+                    id=f"ana_{week}_{n}",
+                    project_id="proj_1",
+                    status=AnalysisStatus.COMPLETED,
+                    score=low if week % 2 else high,
+                    breakdown={"visual_clarity": 80, "cta_effectiveness": 50},
+                    feedback=[SENTENCE],
+                    created_at=WEEK_ONE + timedelta(weeks=week, days=n),
+                )
+            )
+    return builder.result()
+
+
+def test_the_weekly_axis_is_chosen_from_the_data_and_says_so() -> None:
+    overview = weekly_overview()
+    now = WEEK_ONE + timedelta(weeks=30)
+    assert view.timeline_axis(overview) == (60.0, 90.0)  # 72–78, five points and round
+    assert "(axis 60–90)" in view.timeline_title(overview, now)
+    data = view.timeline(overview, now)
+    assert (data.bottom, data.top) == (60.0, 90.0)
+    low = weekly_overview(low=2, high=98)
+    assert view.timeline_axis(low) == (0.0, 100.0)
+    assert "axis" not in view.timeline_title(low, now)
+    flat = weekly_overview(low=97, high=97)
+    assert view.timeline_axis(flat) == (80.0, 100.0)  # never a span too thin to show a change
+
+
+async def test_weekly_labels_are_two_spaces_apart_at_least() -> None:
+    overview = weekly_overview(weeks=26)
+    for width in (80, 120, 200):
+        app = Charts()
+        async with app.run_test(size=(width, 20)) as pilot:
+            chart = app.query_one(ColumnChart)
+            chart.data = view.timeline(overview, WEEK_ONE + timedelta(weeks=30))
+            await pilot.pause()
+            axis = next(line for line in chart.render().plain.splitlines() if "May" in line)
+            labels = re.split(r" {2,}", axis.strip())
+            assert len(labels) >= 3, axis
+            assert all(re.fullmatch(r"\d\d [A-Z][a-z]{2}", label) for label in labels), axis
+            assert "90 ┤" in chart.render().plain or " 90 " in chart.render().plain
+
+
+def test_the_summary_moves_whole_parts_and_no_line_starts_or_ends_with_a_separator() -> None:
+    overview = weekly_overview()
+    parts = [part.plain for part in view.summary_parts(overview)]
+    for width in range(20, 160, 3):
+        lines = view.summary(overview).content(width).plain.splitlines()
+        for line in lines:
+            assert not line.startswith(("·", " ")) and not line.endswith(("·", " ")), lines
+        for part in parts:
+            if len(part) <= width:
+                assert any(part in line for line in lines), (width, part, lines)
+    assert len(view.summary(overview).content(400).plain.splitlines()) == 1
+    assert str(view.summary(overview)).startswith("Acme Checkout with a name")
+
+
+def test_feedback_hangs_under_its_text_not_under_its_count() -> None:
+    overview = weekly_overview()
+    feedback = view.feedback_lines(overview)
+    assert isinstance(feedback, Fitted)
+    lines = feedback.content(40).plain.splitlines()
+    first = lines[0]
+    marker = first.index("×") + 2
+    assert first.endswith(first[marker:]) and len(lines) > 1
+    assert all(line[:marker].isspace() and line[marker] != " " for line in lines[1:])
+    assert SENTENCE.split()[0] in str(view.feedback_lines(overview))
+
+
+def test_the_weights_note_uses_words_and_keeps_its_legend_whole() -> None:
+    overview = weekly_overview()
+    note = view.weights_note(overview)
+    assert "default_criteria" not in note
+    assert note.splitlines() == ["Weights: set by the project.", "◀ marks the weakest."]

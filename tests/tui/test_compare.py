@@ -8,15 +8,16 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from screen_analysis.api.models import Analysis
 from screen_analysis.demo.runner import DemoServer
-from screen_analysis.tui.screens.compare import CompareScreen
+from screen_analysis.tui.screens.compare import CompareScreen, address_slot
 from screen_analysis.tui.widgets.diff_table import DiffTable
 from screen_analysis.tui.widgets.screen_image import ScreenImage
 
 from ..conftest import demo_config
-from .conftest import connection_to, make_app, settled
+from .conftest import connection_to, make_app, settled, wait_until
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
@@ -64,6 +65,41 @@ def test_hostile_text_is_literal(tmp_path: Path, demo_server: DemoServer) -> Non
     )
     screen = CompareScreen(a, a)
     assert screen.comparison.both == ("[@click=app.quit]q[/]",)
+
+
+LONG_FEEDBACK = "The primary call to action is hard to find; give it a distinct colour."
+
+
+async def feedback_column(tmp_path: Path, server: DemoServer, size: tuple[int, int]) -> list[str]:
+    """The lines drawn in "Only in A" at `size` (A has a long sentence and a short one)."""
+    a = Analysis.model_validate(
+        {"id": "ana_a", "label": "A", "feedback": [LONG_FEEDBACK, "Short."]}
+    )
+    b = Analysis.model_validate({"id": "ana_b", "label": "B", "feedback": []})
+    app = make_app(tmp_path, connection_to(server))
+    async with app.run_test(size=size) as pilot:
+        await settled(pilot)
+        screen = CompareScreen(a, b, image_slot=address_slot)
+        app.push_screen(screen)
+        await wait_until(pilot, lambda: bool(screen.query("#feedback-a")))
+        column = screen.query_one("#feedback-a", Static)
+        await wait_until(pilot, lambda: "Short." in str(column.render()))
+        await wait_until(pilot, lambda: column.content_size.width > 0)
+        assert str(screen.query_one("#feedback-b", Static).render()) == "Nothing."
+        strips = column.render_lines(column.content_region.reset_offset)
+        lines = [strip.text.rstrip() for strip in strips if strip.text.strip()]
+        assert all(len(line) <= column.content_size.width for line in lines)
+        return lines
+
+
+async def test_wrapped_feedback_hangs_under_its_bullet(
+    tmp_path: Path, demo_server: DemoServer
+) -> None:
+    for size in ((80, 24), (120, 40), (200, 50)):
+        lines = await feedback_column(tmp_path, demo_server, size)
+        assert lines[0].startswith("• The primary") and lines[-1] == "• Short."
+        assert len(lines) > 2
+        assert all(line.startswith("  ") and line[2] != " " for line in lines[1:-1]), lines
 
 
 @pytest.mark.parametrize("size", SIZES)

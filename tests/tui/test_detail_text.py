@@ -52,7 +52,7 @@ def test_the_body_has_scores_feedback_and_details_and_cleans_server_text() -> No
     for title in ("Scores", "Feedback", "Details"):
         assert title in lines
     assert "Error" not in lines  # no error, no section
-    assert "Weights: the project's default criteria" in lines
+    assert "Weights: set by the project" in lines
     assert "custom_metric: 12" in lines  # a criterion the API does not document still shows
     assert "• [b]Raise[/b] the contrast" in lines  # literally, never as markup
     assert "Project    Acme (proj_1)" in lines
@@ -79,3 +79,45 @@ def test_weights_line_up_with_the_same_decimals() -> None:
     shown = [line.rsplit("w ", 1)[1] for line in lines if "w " in line]
     assert shown == ["0.20", "0.15", "0.30"]
     assert len({len(line) for line in lines}) == 1
+
+
+LONG_ID = "proj_bacfb3d00b1f9163ce9ff57f"
+IMAGE = "/v1/images/ana_2a25a8880f02bad0e7067ef4.png  (API server)"
+
+
+def test_feedback_lines_hang_under_their_text() -> None:
+    item = SCORED.model_copy(
+        update={"feedback": ["The primary call to action is hard to find; give it colour."]}
+    )
+    lines = detail_text.rest(item, PROJECT, "", 24).plain.splitlines()
+    start = lines.index("Feedback") + 1
+    bullet = lines[start : lines.index("Details") - 1]
+    assert bullet[0].startswith("• ") and len(bullet) > 2
+    assert all(line.startswith("  ") and line[2] != " " for line in bullet[1:])
+    assert all(len(line) <= 24 for line in bullet)
+
+
+def test_a_long_project_keeps_its_name_whole_and_its_id_in_balanced_brackets() -> None:
+    item = Analysis(id="ana_2a25a8880f02bad0e7067ef4", project_id=LONG_ID)
+    known = KnownProject(LONG_ID, Project(id=LONG_ID, name="Marigold Recipes"), "ok")
+    wide = detail_text.rest(item, known, IMAGE, 80).plain.splitlines()
+    assert f"Project    Marigold Recipes ({LONG_ID})" in wide
+    assert "Image      " + " ".join(IMAGE.split()) in wide  # whole where it fits
+    for width in (44, 30):
+        lines = detail_text.rest(item, known, IMAGE, width).plain.splitlines()
+        project = lines.index("Project    Marigold Recipes")
+        id_line = lines[project + 1]
+        assert id_line.startswith(" " * 11 + "(proj_") and id_line.endswith(")")
+        assert id_line.count("(") == id_line.count(")") == 1 and len(id_line) <= width
+        assert "Image      on the API server" in lines  # not a path cut to nothing
+        assert all(len(line) <= width for line in lines[lines.index("Details") :])
+    cramped = detail_text.project_lines(LONG_ID, "A name far too long for this pane", 20)
+    assert cramped[0] == "A name far too long…" and cramped[1].startswith("(proj_")
+
+
+def test_an_image_elsewhere_names_its_host() -> None:
+    far = "https://images.example.com/screens/2026/11/ana_2a25a8880f02bad0e7067ef4.png"
+    assert detail_text.image_place(far, 30) == "on images.example.com"
+    assert detail_text.image_place(far, 200) == far
+    assert detail_text.image_place("", 30) == "—"
+    assert detail_text.image_place("data:image/png;base64," + "A" * 40, 12).count("…") == 1

@@ -1,5 +1,5 @@
 """The key bar: the active keys as data (remaps show), cut with `…`, the palette key at the
-right edge, a click presses the key."""
+right edge, the sidebar's key kept in sight when it folds away, a click presses the key."""
 
 from __future__ import annotations
 
@@ -43,6 +43,24 @@ async def test_a_narrow_bar_ends_with_an_ellipsis_and_keeps_the_palette(
         text = bar_text(screen.query_one(KeyBar))
         assert len(text) == 80
         assert MORE in text and text.rstrip().endswith(" ? Help  ^p palette")
+
+
+async def test_the_sidebar_key_stays_in_sight_where_the_sidebar_is_folded(
+    tmp_path: Path, demo_server: DemoServer
+) -> None:
+    for size in ((80, 24), (120, 40)):
+        app = make_app(tmp_path, connection_to(demo_server), keymap={"sidebar": "B"})
+        async with app.run_test(size=size) as pilot:
+            screen = await settled(pilot)
+            bar = screen.query_one(KeyBar)
+            text = bar_text(bar)
+            assert len(text) == size[0]
+            assert " B Sidebar " + MORE in text  # the remapped key, then what was left out
+            assert text.rstrip().endswith(" ? Help  ^p palette")
+            entries, _ = bar.entries()
+            shown = [e.description for e in entries if f" {e.display} {e.description} " in text]
+            assert shown == [e.description for e in entries if e.description in shown]
+            assert shown[-1] == "Sidebar" and len(shown) < len(entries)
 
 
 async def test_a_click_on_an_entry_presses_its_key(tmp_path: Path, demo_server: DemoServer) -> None:

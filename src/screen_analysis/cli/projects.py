@@ -9,7 +9,7 @@ import click
 from screen_analysis.api.models import CRITERIA, Project
 from screen_analysis.cli.output import dumps_json
 from screen_analysis.cli.root import CliContext
-from screen_analysis.numbers import format_count
+from screen_analysis.numbers import DASH, format_count, format_mean, format_weights
 from screen_analysis.safe_text import clean
 
 
@@ -43,24 +43,41 @@ def get_project(ctx: CliContext, project_id: str, fmt: str) -> None:
     ctx.run(lambda: asyncio.run(run()))
 
 
+LABELS = ("ID", "Name", "Description", "Analyses", "Average score", "Created", "Updated")
+LABEL_CELLS = max(len(label) for label in (*LABELS, "Weights")) + 2  # "Average score: "
+CRITERION_CELLS = max(len(criterion.title) for criterion in CRITERIA) + 2
+
+
 def format_project(project: Project) -> str:
-    """A project as aligned `name: value` lines, server text cleaned."""
-    avg = "—" if project.avg_score is None else f"{project.avg_score:g}"
-    count = format_count(project.analysis_count)
-    rows = [
-        ("ID", clean(project.id)),
-        ("Name", clean(project.name)),
-        ("Description", clean(project.description) if project.description else "—"),
-        ("Analyses", count),
-        ("Average score", avg),
-        ("Created", project.created_at.isoformat() if project.created_at else "—"),
-        ("Updated", project.updated_at.isoformat() if project.updated_at else "—"),
-    ]
+    """A project as `name: value` lines with the values in one column for every project
+    (the labels do not depend on the project), then its weights, one criterion a line;
+    server text cleaned, numbers as everywhere else (`numbers`)."""
+    values = (
+        clean(project.id),
+        clean(project.name),
+        clean(project.description) if project.description else DASH,
+        format_count(project.analysis_count),
+        format_mean(project.avg_score),
+        project.created_at.isoformat() if project.created_at else DASH,
+        project.updated_at.isoformat() if project.updated_at else DASH,
+    )
+    rows = zip(LABELS, values, strict=True)
+    lines = [f"{label + ':':<{LABEL_CELLS}}{value}" for label, value in rows]
     if project.default_criteria is None:
-        rows.append(("Weights", "platform defaults"))
-    else:
-        for criterion in CRITERIA:
-            weight = project.default_criteria.get(criterion.value)
-            rows.append((f"Weight: {criterion.title}", "—" if weight is None else f"{weight:g}"))
-    width = max(len(name) for name, _ in rows)
-    return "\n".join(f"{name + ':':<{width + 1}} {value}" for name, value in rows)
+        lines.append(f"{'Weights:':<{LABEL_CELLS}}platform defaults (the project sets none)")
+        return "\n".join(lines)
+    lines.append(f"{'Weights:':<{LABEL_CELLS}}set by the project")
+    given = [_weight(project.default_criteria.get(criterion.value)) for criterion in CRITERIA]
+    for criterion, weight in zip(CRITERIA, format_weights(given), strict=True):
+        lines.append(f"  {criterion.title:<{CRITERION_CELLS}}{weight}")
+    return "\n".join(lines)
+
+
+def _weight(value: object) -> float | None:
+    """A weight as a finite float, or None (a value the server sent that is not one)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        return float(value)  # not finite: a dash, as `format_weights` shows it
+    except OverflowError:  # an integer beyond 1e308
+        return None

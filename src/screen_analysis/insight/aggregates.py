@@ -33,6 +33,17 @@ FEEDBACK_SHOWN = 8
 SCREENS_SHOWN = 10
 SENTENCE_MAX = 300
 PLATFORM_DEFAULTS = "platform defaults"
+# What each source of weights means, in words a reader knows (not the API's field names).
+WEIGHTS_NOTES = {
+    "project weights": "Weights: set by the project.",
+    PLATFORM_DEFAULTS: "Weights: platform defaults (the project sets none).",
+    "weights per project": "Weights differ by project.",
+}
+
+
+def weights_note(source: str) -> str:
+    """Where an overview's weights come from (its `weights_source`), in a sentence."""
+    return WEIGHTS_NOTES.get(source, WEIGHTS_NOTES["weights per project"])
 
 
 @dataclass(frozen=True)

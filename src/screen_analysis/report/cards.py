@@ -4,7 +4,7 @@ line saying what it is. The HTML page and the Markdown share them."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from screen_analysis.insight.aggregates import Overview
 from screen_analysis.numbers import (
@@ -46,6 +46,8 @@ def _weakest(overview: Overview) -> Card:
 
 
 def _latest(overview: Overview, now: datetime) -> Card:
+    """The mean of the last day or week the data covers whole ("week of 19 Oct"); a later
+    one not over yet (a few scores so far) is named beside it, not taken as the headline."""
     timeline = overview.timeline
     scored = [
         (point, partial)
@@ -56,21 +58,35 @@ def _latest(overview: Overview, now: datetime) -> Card:
     ]
     if not scored:
         return Card(DASH, f"mean score of the latest {timeline.unit}: no scores")
-    point, partial = scored[-1]
-    so_far = f", {timeline.unit} not over" if partial else ""
-    when = (
-        f"on {point.start:%d %b}"
-        if timeline.days == 1
-        else f"{timeline.unit} of {point.start:%d %b}"
+    whole = [point for point, partial in scored if not partial]
+    last, last_partial = scored[-1]
+    if not whole:  # only partial ones: the latest, said to be partial
+        so_far = f", {timeline.unit} not over" if last_partial else ""
+        return Card(
+            format_mean(last.mean),
+            f"mean score, {_when(timeline.days, timeline.unit, last.start)}"
+            f" ({count_of(last.count, 'score')}{so_far})",
+        )
+    point = whole[-1]
+    label = (
+        f"mean score, {_when(timeline.days, timeline.unit, point.start)}"
+        f" ({count_of(point.count, 'score')})"
     )
-    return Card(
-        format_mean(point.mean),
-        f"mean score, {when} ({count_of(point.count, 'score')}{so_far})",
-    )
+    if last_partial and last.start > point.start:
+        label += (
+            f"; {_when(timeline.days, timeline.unit, last.start)} so far:"
+            f" {format_mean(last.mean)} ({count_of(last.count, 'score')}, not over)"
+        )
+    return Card(format_mean(point.mean), label)
+
+
+def _when(days: int, unit: str, start: date) -> str:
+    """ "on 03 Nov" for a day, "week of 02 Nov" for a week."""
+    return f"on {start:%d %b}" if days == 1 else f"{unit} of {start:%d %b}"
 
 
 def summary_cards(overview: Overview, now: datetime) -> tuple[Card, ...]:
-    """Analyses, average score, failures, the weakest criterion, the latest day or week;
+    """Analyses, average score, failures, the weakest criterion, the last whole day or week;
     without a completed analysis, one card says so in place of the four about scores."""
     failed = _failed(overview)
     failures = Card(format_count(failed), f"failed ({format_percent(failed, overview.seen)})")

@@ -17,7 +17,14 @@ from datetime import datetime
 from itertools import pairwise
 
 from screen_analysis.insight.aggregates import HISTOGRAM_BINS, Overview
-from screen_analysis.numbers import format_count, format_mean, format_weights, nice_top
+from screen_analysis.insight.aggregates import weights_note as insight_weights_note
+from screen_analysis.numbers import (
+    format_count,
+    format_mean,
+    format_percent,
+    format_weights,
+    nice_top,
+)
 
 WIDTH = 460  # about the width a chart gets on the page, so 11px text reads as 11px
 ROW = 22  # height of a horizontal bar row
@@ -94,13 +101,20 @@ class Tick:
 
 @dataclass(frozen=True)
 class Point:
-    """A point of the line: where, its value as text, and (partial) its count as text."""
+    """A point of the line: where, its value as text, and (partial) its count as text,
+    anchored so that it stays inside the plot (beside the y labels at the left edge)."""
 
     x: float
     y: float
     text: str
     partial: bool = False
     count: str = ""
+    anchor: str = "middle"  # of the count's text: "start" at the left edge, "end" at the right
+
+    @property
+    def count_x(self) -> float:
+        """Where the count's text is anchored."""
+        return {"start": self.x - 3, "end": self.x + 3}.get(self.anchor, self.x)
 
 
 @dataclass(frozen=True)
@@ -162,22 +176,21 @@ def _hbars(
 
 
 def status_chart(overview: Overview) -> HBarChart:
-    """How many analyses are in each state."""
+    """How many analyses are in each state, and each state's share of them."""
     largest = max((n for _, n in overview.status_counts), default=0)
     rows = [
-        (name, float(n), format_count(n), f"status-{name}", "")
+        (name, float(n), format_count(n), f"status-{name}", format_percent(n, overview.seen))
         for name, n in overview.status_counts
     ]
     empty = "" if overview.seen else "No analyses in this view."
-    return _hbars("Analyses by status", rows, float(largest), "", empty=empty)
+    note = f"Share: of all {format_count(overview.seen)} analyses in this view."
+    headings = ("analyses", "share")
+    return _hbars("Analyses by status", rows, float(largest), note, headings=headings, empty=empty)
 
 
 def weights_note(overview: Overview) -> str:
     """Where the criteria's weights come from."""
-    return {
-        "project weights": "Weights: the project's own (default_criteria).",
-        "platform defaults": "Weights: platform defaults (the project sets none).",
-    }.get(overview.weights_source, "Weights differ by project.")
+    return insight_weights_note(overview.weights_source)
 
 
 def criteria_chart(overview: Overview) -> HBarChart:
@@ -274,7 +287,9 @@ def timeline_chart(overview: Overview, now: datetime) -> ColumnChart:
         if point.mean is not None:
             y = PAD_TOP + PLOT_H - PLOT_H * min(max(point.mean, 0.0), 100.0) / 100
             count = f"n={format_count(point.count)}" if partial[index] else ""
-            line.append(Point(x + slot / 2, y, format_mean(point.mean), partial[index], count))
+            middle = x + slot / 2
+            anchor = "start" if index < len(points) / 2 else "end"  # into the plot
+            line.append(Point(middle, y, format_mean(point.mean), partial[index], count, anchor))
     every = max(1, len(points) // 6)
     x_ticks = tuple(
         Tick(c.x + c.width / 2, c.label) for i, c in enumerate(columns) if i % every == 0

@@ -1,4 +1,6 @@
-"""How values read on screen: status glyphs and words, scores, times. Shared by the widgets.
+"""How values read on screen: status glyphs and words, scores, times, and text laid out
+for the width it gets (a hanging indent, parts that move to the next line whole). Shared
+by the widgets.
 
 Numbers follow `screen_analysis.numbers` (the one rule for the app, the report and the
 command line); `format_score` and `DASH` are re-exported here for the widgets.
@@ -6,9 +8,15 @@ command line); `format_score` and `DASH` are re-exported here for the widgets.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
 from rich.cells import cell_len
+from textual.content import Content
+from textual.css.styles import RulesMap
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, Visual
 
 from screen_analysis.api.models import AnalysisStatus
 from screen_analysis.numbers import DASH as DASH
@@ -137,3 +145,97 @@ def middle_ellipsis(text: str, cells: int) -> str:
         tail = char + tail
         used_tail += cell_len(char)
     return head + "…" + tail
+
+
+def end_ellipsis(text: str, cells: int) -> str:
+    """`text` in at most `cells` cells, cut at the end with `…` (a name: its start is what
+    a reader knows it by)."""
+    if cell_len(text) <= cells:
+        return text
+    if cells <= 1:
+        return "…"[:cells]
+    kept, used = "", 0
+    for char in text:
+        if used + cell_len(char) > cells - 1:
+            break
+        kept += char
+        used += cell_len(char)
+    return kept + "…"
+
+
+MIN_HANGING_CELLS = 8  # narrower than this beside the marker, lines wrap from the edge
+
+
+def hanging(marker: str, text: Content | str, width: int) -> list[Content]:
+    """`text` wrapped to `width` with `marker` ("• ", "76 × ") before its first line and
+    its other lines indented under the text, not under the marker."""
+    body = Content(text) if isinstance(text, str) else text
+    indent = cell_len(marker)
+    if width - indent < MIN_HANGING_CELLS:
+        return (Content(marker) + body).wrap(max(1, width))
+    lines = body.wrap(width - indent)
+    pad = Content(" " * indent)
+    return [(Content(marker) if index == 0 else pad) + line for index, line in enumerate(lines)]
+
+
+def flow(parts: Sequence[Content | str], width: int, separator: str = " · ") -> list[Content]:
+    """`parts` joined by `separator` in lines of `width`: a part that does not fit moves to
+    the next line whole and the separator before it goes, so no line starts or ends with
+    one; only a part wider than a line is wrapped, on lines of its own."""
+    lines: list[Content] = []
+    line: Content | None = None
+    for part in parts:
+        piece = Content(part) if isinstance(part, str) else part
+        if line is None:
+            line = piece
+            continue
+        joined = line + separator + piece
+        if joined.cell_length <= width:
+            line = joined
+        else:
+            lines.append(line)
+            line = piece
+    if line is not None:
+        lines.append(line)
+    return [short for long in lines for short in long.wrap(max(1, width))]
+
+
+class Fitted(Visual):
+    """Text laid out again for each width it is drawn at: `build(width)` returns lines
+    that fit (`hanging`, `flow`). A Textual visual, so a `Static` shows it as it would a
+    `Content`; `str()` is the text on lines as wide as it needs."""
+
+    WIDE = 10_000  # "as wide as it needs": no line of ours is longer
+
+    def __init__(self, build: Callable[[int], Sequence[Content]]) -> None:
+        """Lines from `build` for the width drawn at."""
+        self._build = build
+        self._last: tuple[int, Content] | None = None
+
+    def content(self, width: int) -> Content:
+        """The lines for `width`, joined (the last width's are kept)."""
+        if self._last is None or self._last[0] != width:
+            self._last = (width, Content("\n").join(self._build(width)))
+        return self._last[1]
+
+    def render_strips(
+        self, width: int, height: int | None, style: Style, options: RenderOptions
+    ) -> list[Strip]:
+        """The lines for `width`, drawn as `Content` draws."""
+        return self.content(width).render_strips(width, height, style, options)
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        """The widest line at the container's width."""
+        return self.content(container_width).get_optimal_width(rules, container_width)
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        """How many lines at `width`."""
+        return self.content(width).get_height(rules, width)
+
+    @property
+    def plain(self) -> str:
+        """The text without styles, each line as wide as it needs."""
+        return self.content(self.WIDE).plain
+
+    def __str__(self) -> str:
+        return self.plain

@@ -24,7 +24,14 @@ from textual.widgets import Static
 from screen_analysis.api.models import Analysis
 from screen_analysis.insight.compare import Comparison, compare
 from screen_analysis.safe_text import clean
-from screen_analysis.tui.formatting import DASH, local_time, status_glyph, status_word
+from screen_analysis.tui.formatting import (
+    DASH,
+    Fitted,
+    hanging,
+    local_time,
+    status_glyph,
+    status_word,
+)
 from screen_analysis.tui.screens.screen_keys import COMPARE_KEYS
 from screen_analysis.tui.widgets.app_header import AppHeader
 from screen_analysis.tui.widgets.diff_table import DiffTable
@@ -50,11 +57,12 @@ def screen_image_slot(item: Analysis) -> Widget:
     return ScreenImage(classes="compare-image")
 
 
-def sentences(items: Sequence[str], empty: str) -> Content:
-    """Feedback sentences as a list, literally."""
+def sentences(items: Sequence[str], empty: str) -> Content | Fitted:
+    """Feedback sentences as a list, literally, each one's wrapped lines under its text."""
     if not items:
         return Content(empty)
-    return Content("\n").join(Content("• " + clean(sentence)) for sentence in items)
+    texts = [clean(sentence) for sentence in items]
+    return Fitted(lambda width: [line for text in texts for line in hanging("• ", text, width)])
 
 
 class CompareScreen(Screen[None]):

@@ -26,6 +26,7 @@ from screen_analysis.numbers import format_count, nice_step
 BLOCKS = " ▁▂▃▄▅▆▇█"
 HATCH = "░"
 MAX_COLUMN_WIDTH = 12
+LABEL_GAP = 2  # spaces at least between two x labels of words ("11 May  25 May")
 EMPTY_MESSAGE = "No completed analyses in this view."
 
 
@@ -214,14 +215,17 @@ class ColumnChart(Widget):
 
     @staticmethod
     def _x_axis(data: ColumnData, skip: int, width: int, shown: int) -> str:
-        """Labels from their columns' left edges, never overlapping; the end label from the
-        last column's right edge (the histogram's "100")."""
+        """Labels from their columns' left edges, never overlapping: labels with a space of
+        their own (dates) at least LABEL_GAP spaces apart, so a row of them does not read
+        as one strip (fewer labels rather than closer ones), numbers one space apart; the
+        end label from the last column's right edge (the histogram's "100")."""
         end = data.end_label
+        gap = LABEL_GAP if any(" " in label for _, label in data.x_labels) else 1
         edge = width * shown - (1 if width >= 3 else 0)  # the last column's right edge
         row = [" "] * (edge + len(end))
-        limit = edge - 1 if end else len(row)
+        limit = edge - gap if end else len(row)
         longest = max((len(label) for _, label in data.x_labels), default=0)
-        stride = max(1, math.ceil((longest + 1) / width))  # labels at even intervals
+        stride = max(1, math.ceil((longest + gap) / width))  # labels at even intervals
         free_from = 0
         for index, label in data.x_labels:
             if index % stride:
@@ -230,7 +234,7 @@ class ColumnChart(Widget):
             if at < free_from or at < 0 or index - skip >= shown or at + len(label) > limit:
                 continue
             row[at : at + len(label)] = label
-            free_from = at + len(label) + 1
+            free_from = at + len(label) + gap
         if end:
             row[edge:] = end
         return "".join(row).rstrip()

@@ -8,7 +8,9 @@ edge, and never read as markup.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from urllib.parse import urlsplit
 
+from rich.cells import cell_len
 from textual.content import Content
 
 from screen_analysis.api.models import CRITERIA, Analysis, AnalysisItem, AnalysisStatus
@@ -16,7 +18,9 @@ from screen_analysis.numbers import format_weights
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import (
     DASH,
+    end_ellipsis,
     format_score,
+    hanging,
     local_time,
     middle_ellipsis,
     status_class,
@@ -51,7 +55,7 @@ def weights_note(known: KnownProject | None) -> str:
         return "Weights: unknown (project not available)"
     if known.project.default_criteria is None:
         return "Weights: platform defaults"
-    return "Weights: the project's default criteria"
+    return "Weights: set by the project"
 
 
 def number(value: object) -> float | None:
@@ -144,8 +148,8 @@ def scores(item: AnalysisItem | None, known: KnownProject | None, width: int) ->
 def rest(
     item: AnalysisItem | None, known: KnownProject | None, image_address: str, width: int
 ) -> Content:
-    """Feedback, error and details, in sections; long values fit `width` (cut in the
-    middle, never wrapped mid-token)."""
+    """Feedback (each sentence's lines hang under its text), error and details, in
+    sections; long values fit `width` (cut in the middle, never wrapped mid-token)."""
     if not isinstance(item, Analysis):
         if item is None or item.id is None:
             return Content("")
@@ -153,11 +157,12 @@ def rest(
     lines: list[Content] = []
     feedback = [clean(line) for line in item.feedback or [] if clean(line)]
     if feedback:
-        lines += [*_section("Feedback"), *(Content(f"• {line}") for line in feedback)]
+        lines += _section("Feedback")
+        lines += [wrapped for line in feedback for wrapped in hanging("• ", line, width)]
     if item.error_message:
         error = clean(item.error_message, single_line=False)
         lines += [*_section("Error"), Content.styled(error, "$status-failed")]
-    lines += [*_section("Details"), Content(_details(item, known, image_address, width))]
+    lines += [*_section("Details"), *map(Content, _details(item, known, image_address, width))]
     return _join(lines)
 
 
@@ -193,21 +198,50 @@ def _scores(item: Analysis, known: KnownProject | None, width: int) -> list[Cont
 DETAIL_NAME_CELLS = 11  # "Completed  "
 
 
-def _details(item: Analysis, known: KnownProject | None, image_address: str, width: int) -> str:
-    project = clean(item.project_id) or DASH
-    if known is not None and known.project is not None:
-        project = f"{clean(known.project.name)} ({project})"
+def image_place(address: str, cells: int) -> str:
+    """The image's address in `cells`: whole when it fits, else where the image is ("on
+    the API server", "on cdn.example.com"): a path cut in the middle tells nothing, and
+    the key that copies the address copies it whole."""
+    address = clean(address)
+    if not address or cell_len(address) <= cells:
+        return address or DASH
+    url = address.split()[0]  # a display form may follow the address ("  (API server)")
+    parts = urlsplit(url)
+    if parts.scheme in ("http", "https") and parts.hostname:
+        return "on " + middle_ellipsis(parts.hostname, max(1, cells - 3))
+    if not parts.scheme and url.startswith("/"):
+        return "on the API server"  # a path: relative to the API the client talks to
+    return middle_ellipsis(address, cells)
+
+
+def project_lines(project_id: str, name: str | None, cells: int) -> list[str]:
+    """The project as "Name (proj_…)" when that fits in `cells`; else the name on its own
+    (cut at the end) and the id on the next line in brackets (cut in the middle)."""
+    if name is None:
+        return [middle_ellipsis(project_id, cells)]
+    together = f"{name} ({project_id})"
+    if cell_len(together) <= cells:
+        return [together]
+    return [end_ellipsis(name, cells), "(" + middle_ellipsis(project_id, max(1, cells - 2)) + ")"]
+
+
+def _details(
+    item: Analysis, known: KnownProject | None, image_address: str, width: int
+) -> list[str]:
     room = max(8, width - DETAIL_NAME_CELLS)
+    name = None
+    if known is not None and known.project is not None:
+        name = clean(known.project.name) or DASH
+    project = project_lines(clean(item.project_id) or DASH, name, room)
     rows = [
-        ("Created", local_time(item.created_at)),
-        ("Completed", local_time(item.completed_at)),
-        ("Image", clean(image_address) or DASH),
-        ("ID", clean(item.id) or DASH),
-        ("Project", project),
+        ("Created", middle_ellipsis(local_time(item.created_at), room)),
+        ("Completed", middle_ellipsis(local_time(item.completed_at), room)),
+        ("Image", image_place(image_address, room)),
+        ("ID", middle_ellipsis(clean(item.id) or DASH, room)),
+        ("Project", project[0]),
+        *(("", more) for more in project[1:]),
     ]
-    return "\n".join(
-        name.ljust(DETAIL_NAME_CELLS) + middle_ellipsis(value, room) for name, value in rows
-    )
+    return [title.ljust(DETAIL_NAME_CELLS) + value for title, value in rows]
 
 
 def _section(title: str) -> list[Content]:

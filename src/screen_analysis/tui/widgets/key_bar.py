@@ -2,8 +2,10 @@
 
 Read from the screen's active bindings (keys are data: a `[keymap]` remap shows here as it
 does in help and the palette), one entry per binding id, in the order the bindings are
-declared, disabled keys dimmed, help and the palette key at the right. A click on an entry
-presses its key.
+declared, disabled keys dimmed, help and the palette key at the right. When not every key
+fits, the bar keeps those in `KEPT_IN_SIGHT` (the way back to a pane folded out of sight)
+and drops the entries after the ones that fit, ending with `…`. A click on an entry presses
+its key.
 
 One widget that repaints when the bindings change. Textual's `Footer` mounts a widget per
 key and builds them all again on every focus change; at start-up that cost more than
@@ -25,6 +27,9 @@ from screen_analysis.tui.keys import binding_name, declared_bindings, declared_o
 
 MORE = "…"
 RIGHT_BINDING = "help"  # its id: kept in sight at every width, beside the palette key
+# Binding ids shown at every width, in their place: the sidebar folds away below 130
+# columns, and its key is then the only trace that it exists.
+KEPT_IN_SIGHT = frozenset({"sidebar"})
 
 
 class KeyEntry(NamedTuple):
@@ -34,6 +39,7 @@ class KeyEntry(NamedTuple):
     display: str  # as shown: "q", "^p", "⏎"
     description: str
     enabled: bool
+    name: str = ""  # the binding's id (or action)
 
 
 class KeyBar(Widget, can_focus=False):
@@ -85,8 +91,9 @@ class KeyBar(Widget, can_focus=False):
         nodes: dict[int, dict[str, int]] = {}  # per namespace: its declared order
         active = self.screen.active_bindings.items()
         for index, (key, (node, binding, enabled, _tooltip)) in enumerate(active):
-            entry = KeyEntry(key, app.get_key_display(binding), binding.description, enabled)
             name = binding_name(binding)
+            display = app.get_key_display(binding)
+            entry = KeyEntry(key, display, binding.description, enabled, name)
             if app.ENABLE_COMMAND_PALETTE and key == app.COMMAND_PALETTE_BINDING:
                 right.setdefault("palette", entry)
             elif binding.show and name == RIGHT_BINDING:
@@ -109,16 +116,16 @@ class KeyBar(Widget, can_focus=False):
         right_pieces = [_piece(entry, key_style, text_style) for entry in kept]
         right = Content("").join(right_pieces)
         room = width - right.cell_length - (1 if right.cell_length else 0)
+        pieces = [_piece(entry, key_style, text_style) for entry in entries]
+        chosen = _fitting(entries, [piece.cell_length for piece in pieces], room)
         left = Content("")
         hits: list[tuple[int, int, str]] = []
-        for index, entry in enumerate(entries):
-            piece = _piece(entry, key_style, text_style)
-            last = index == len(entries) - 1
-            if left.cell_length + piece.cell_length + (0 if last else len(MORE)) > room:
-                left += Content(MORE)
-                break
-            hits.append((left.cell_length, left.cell_length + piece.cell_length, entry.key))
-            left += piece
+        for entry, piece in zip(entries, pieces, strict=True):
+            if entry.name in chosen:
+                hits.append((left.cell_length, left.cell_length + piece.cell_length, entry.key))
+                left += piece
+        if len(chosen) < len(entries):
+            left += Content(MORE)
         gap = max(0, width - left.cell_length - right.cell_length)
         start = width - right.cell_length
         for entry, piece in zip(kept, right_pieces, strict=True):
@@ -134,6 +141,27 @@ class KeyBar(Widget, can_focus=False):
                 event.stop()
                 self.app.simulate_key(key)
                 return
+
+
+def _fitting(entries: list[KeyEntry], widths: list[int], room: int) -> set[str]:
+    """The names of the entries shown in `room` cells: all when they fit; else those in
+    KEPT_IN_SIGHT (when they fit at all) and, in order, as many of the others as fit
+    beside them and a closing `…`."""
+    if sum(widths) <= room:
+        return {entry.name for entry in entries}
+    left = room - len(MORE)
+    kept = {e.name: w for e, w in zip(entries, widths, strict=True) if e.name in KEPT_IN_SIGHT}
+    chosen: set[str] = set()
+    if sum(kept.values()) <= left:
+        chosen, left = set(kept), left - sum(kept.values())
+    for entry, cells in zip(entries, widths, strict=True):
+        if entry.name in chosen:
+            continue
+        if cells > left:
+            break
+        chosen.add(entry.name)
+        left -= cells
+    return chosen
 
 
 def _piece(entry: KeyEntry, key_style: Style, text_style: Style) -> Content:
