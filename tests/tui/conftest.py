@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -16,6 +17,8 @@ from textual.command import CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
+from screen_analysis.cache import CacheScope, LocalCache
+from screen_analysis.config import Connection
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.tui.screens.main import MainScreen
 
@@ -95,6 +98,23 @@ async def workers_done(pilot: Pilot[Any], timeout: float = 20.0) -> None:
     out its backoff) has ended, then let the app apply what they brought."""
     await asyncio.wait_for(pilot.app.workers.wait_for_complete(), timeout)
     await pilot.pause()
+
+
+def cache_at(path: Path) -> Callable[[Connection], LocalCache]:
+    """The app's local-cache opener, on a file of the test's (the demo's scope: "demo")."""
+
+    def open_cache(connection: Connection) -> LocalCache:
+        return LocalCache(CacheScope("demo", connection.profile or ""), path=path)
+
+    return open_cache
+
+
+async def offline_screen(pilot: Pilot[Any]) -> MainScreen:
+    """The main screen once it shows the cache's rows, offline."""
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, MainScreen))
+    screen = main_screen(pilot)
+    await wait_until(pilot, lambda: screen.pane.offline and bool(screen.table.items))
+    return screen
 
 
 def main_screen(pilot: Pilot[Any]) -> MainScreen:

@@ -18,8 +18,6 @@ import pytest
 from textual.pilot import Pilot
 
 from screen_analysis.api.models import Analysis, AnalysisStatus
-from screen_analysis.cache import CacheScope, LocalCache
-from screen_analysis.config import Connection
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.tui.dialogs.error import ErrorScreen
 from screen_analysis.tui.screens.compare import CompareScreen
@@ -28,7 +26,7 @@ from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.widgets.analysis_detail import DetailText
 
 from ..conftest import demo_config
-from .conftest import connection_to, make_app, settled, wait_until
+from .conftest import cache_at, connection_to, make_app, offline_screen, settled, wait_until
 
 GONE = "http://127.0.0.1:9"  # nothing listens: connection refused
 
@@ -99,15 +97,6 @@ async def watch_screen(
         await pilot.pause(0.01)
 
 
-def cache_at(path: Path) -> Callable[[Connection], LocalCache]:
-    """The app's cache opener, on a file of the test's (the demo's scope: "demo")."""
-
-    def open_cache(connection: Connection) -> LocalCache:
-        return LocalCache(CacheScope("demo", connection.profile or ""), path=path)
-
-    return open_cache
-
-
 async def first_run(tmp_path: Path, server: DemoServer, keys: tuple[str, ...] = ()) -> list[str]:
     """The app once, online: its view kept in the cache; the ids it showed."""
     return (await first_seen(tmp_path, server, keys)).ids
@@ -126,14 +115,6 @@ async def first_seen(tmp_path: Path, server: DemoServer, keys: tuple[str, ...] =
         labels = [i.label for i in items if i.label and len(i.label) > 12]  # unmistakable
         seen = Seen([i.id or "" for i in items], labels, list(screen.sidebar.names.values()))
     return seen  # the app closed its cache on exit: every write is in
-
-
-async def offline_screen(pilot: Pilot[Any]) -> MainScreen:
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, MainScreen))
-    screen = pilot.app.screen
-    assert isinstance(screen, MainScreen)
-    await wait_until(pilot, lambda: screen.pane.offline and bool(screen.table.items))
-    return screen
 
 
 async def test_offline_the_last_view_is_there_and_every_read_only_feature_works(

@@ -14,19 +14,26 @@ import pytest
 from tests.support.pilot import steady
 from textual.pilot import Pilot
 
-from screen_analysis.cache import CacheScope, LocalCache
 from screen_analysis.config import Connection
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.insight.aggregates import Overview
 from screen_analysis.tui.app import ScreenAnalysisApp
 from screen_analysis.tui.dialogs.choice import ChoiceDialog
 from screen_analysis.tui.dialogs.prompt import PromptDialog
-from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.screens.overview import OverviewScreen
 from screen_analysis.tui.widgets.column_chart import ColumnChart
 
 from ..conftest import demo_config
-from .conftest import DEMO_NOW_FIXED, connection_to, make_app, notes_of, settled, wait_until
+from .conftest import (
+    DEMO_NOW_FIXED,
+    cache_at,
+    connection_to,
+    make_app,
+    notes_of,
+    offline_screen,
+    settled,
+    wait_until,
+)
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
@@ -234,15 +241,6 @@ async def test_report_failures_name_the_file_and_a_directory_is_refused(
 GONE = "http://127.0.0.1:9"  # nothing listens: connection refused
 
 
-def cache_at(path: Path) -> Callable[[Connection], LocalCache]:
-    """The app's cache opener, on a file of the test's (the demo's scope: "demo")."""
-
-    def open_cache(connection: Connection) -> LocalCache:
-        return LocalCache(CacheScope("demo", connection.profile or ""), path=path)
-
-    return open_cache
-
-
 async def keep_a_view(tmp_path: Path, server: DemoServer) -> int:
     """The app once, online: its first view kept in the cache; how many rows it showed."""
     app = make_app(tmp_path, connection_to(server), open_cache=cache_at(tmp_path / "c.db"))
@@ -250,15 +248,6 @@ async def keep_a_view(tmp_path: Path, server: DemoServer) -> int:
         screen = await settled(pilot)
         shown = len(screen.table.items)
     return shown  # the app closed its cache on exit: every write is in
-
-
-async def offline_main(pilot: Pilot[Any]) -> MainScreen:
-    """The main screen once it shows the cache's rows, offline."""
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, MainScreen))
-    screen = pilot.app.screen
-    assert isinstance(screen, MainScreen)
-    await wait_until(pilot, lambda: screen.pane.offline and bool(screen.table.items))
-    return screen
 
 
 async def test_offline_the_overview_is_what_the_cache_kept(
@@ -270,7 +259,7 @@ async def test_offline_the_overview_is_what_the_cache_kept(
     app = make_app(tmp_path, gone, open_cache=cache_at(tmp_path / "c.db"))
     notes = notes_of(app, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
-        await offline_main(pilot)
+        await offline_screen(pilot)
         screen = await overview_from_main(pilot)
         assert screen.from_cache is not None and screen.overview is not None
         kept = screen.from_cache.kept
