@@ -21,6 +21,7 @@ from typing import Any
 from screen_analysis.demo.config import DemoConfig
 
 from . import (
+    cache_cost,
     cache_size,
     check_walk,
     cli_throughput,
@@ -91,6 +92,7 @@ def run(mode: Mode) -> dict[str, Any]:
     report["warm_start"] = warm_start.run(mode.cold_start_repeats // 2 + 1)
     report["switches"] = switch_memory.run()
     report["cache"] = cache_size.run(mode.analyses)
+    report["cache_cost"] = cache_cost.run()
     with ServerProcess(DemoConfig(analyses=mode.analyses, seed=7)) as server:
         bodies = memory.fetch_pages(server.base_url, server.api_key, mode.analyses)
         report["overview"] = overview.run(server.base_url, server.api_key, mode.cli_repeats + 1)
@@ -193,6 +195,19 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]
             f"a 100-row view read in {kept['read_100_rows_ms']} ms",
         )
     )
+    cost = report["cache_cost"]
+    for figure, unit in (("stall", "ms"), ("memory", "bytes")):
+        values = cost[f"{figure}_ms" if unit == "ms" else "memory_bytes"]
+        ratio = cost[f"{figure}_ratio"]
+        rows.append(
+            (
+                f"Scrolling {cost['rows']:,} rows with the local cache on: {figure}",
+                f"{values['cache on']:,.0f} {unit}",
+                f"{values['cache off']:,.0f} {unit} (cache off)",
+                f"{ratio:.2f}",
+                "≤ 1.05: " + ("met" if ratio <= 1.05 else "NOT met"),
+            )
+        )
     for burst in report["bursts"]["runs"]:
         rows.append(
             (
