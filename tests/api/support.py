@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -41,17 +42,25 @@ def api_requests(server: DemoServer) -> list[Any]:
     return [r for r in server.request_log if r.path.startswith("/v1/")]
 
 
-async def logged_requests(server: DemoServer, expected: int) -> list[Any]:
-    """The /v1 requests once `expected` are logged (the log is written after the reply)."""
-    for _ in range(200):
-        if len(api_requests(server)) >= expected:
-            await asyncio.sleep(0.02)  # let a surplus request show up too
-            break
+async def answered(server: DemoServer, timeout: float = 10.0) -> None:
+    """Wait until the server has answered every request it received."""
+    deadline = time.monotonic() + timeout
+    while server.requests_in_flight:
+        assert time.monotonic() < deadline, "the server is still answering"
         await asyncio.sleep(0.01)
+
+
+async def logged_requests(server: DemoServer, expected: int) -> list[Any]:
+    """The /v1 requests once `expected` are logged and every request is answered (each is
+    logged before its answer goes out, so the log is whole once the server is idle)."""
+    deadline = time.monotonic() + 10.0
+    while len(api_requests(server)) < expected and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+    await answered(server)
     return api_requests(server)
 
 
 async def no_requests_since(server: DemoServer, before: int) -> bool:
-    """Whether no /v1 request was logged after the first `before` (late entries included)."""
-    await asyncio.sleep(0.05)
+    """Whether no /v1 request was logged after the first `before`, once the server is idle."""
+    await answered(server)
     return len(api_requests(server)) == before
