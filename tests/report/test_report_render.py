@@ -142,6 +142,18 @@ def test_labels_of_the_partial_points_stay_clear_of_the_axis(scored: ReportData)
     assert 'text-anchor="start">n=' in page and 'text-anchor="end">n=' in page
 
 
+def test_the_counts_under_the_line_carry_a_scale_of_their_own(scored: ReportData) -> None:
+    from screen_analysis.report import charts
+
+    chart = charts.timeline_chart(scored.overview, scored.generated_at)
+    most = max(point.count for point in scored.overview.timeline.points)
+    assert chart.count_tick is not None and chart.count_tick.label == f"{most} scores"
+    tallest = min(column.y for column in chart.columns)  # SVG: smaller y is higher
+    assert tallest == pytest.approx(chart.count_tick.at)
+    page = render(scored, "html")
+    assert 'class="axis count-axis"' in page and f">{most} scores</text>" in page
+
+
 def test_charts_of_a_kind_share_a_row_and_the_statuses_have_their_shares(
     scored: ReportData,
 ) -> None:

@@ -133,6 +133,7 @@ class ColumnChart:
     line: tuple[Point, ...] = ()
     note: str = ""
     empty: str = ""
+    count_tick: Tick | None = None  # the counts' own scale, at the right: its tallest column
 
     @property
     def solid(self) -> tuple[tuple[Point, Point], ...]:
@@ -297,8 +298,8 @@ def timeline_chart(overview: Overview, now: datetime) -> ColumnChart:
     unit = timeline.unit
     hollow = f"; hollow: a {unit} the data covers only in part" if any(partial) else ""
     note = (
-        f"Line: mean score (0–100); columns: scores per {unit}"
-        f" (most: {format_count(top_count)}){hollow}."
+        f"Line: mean score (0–100, the left axis); columns: scores per {unit}, on their own"
+        f" scale (the tallest: {format_count(top_count)}, dotted){hollow}."
     )
     return ColumnChart(
         f"Mean score per {unit}",
@@ -313,4 +314,5 @@ def timeline_chart(overview: Overview, now: datetime) -> ColumnChart:
         tuple(line),
         note=note,
         empty="" if line else EMPTY,
+        count_tick=Tick(PAD_TOP + PLOT_H * 0.7, f"{format_count(top_count)} scores"),
     )

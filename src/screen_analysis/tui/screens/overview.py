@@ -70,7 +70,7 @@ class OverviewScreen(Screen[None]):
         #overview-body { height: 1fr; padding: 0 1; }
         #summary { margin-bottom: 1; }
         .overview-row { height: auto; }
-        .panel { height: auto; width: 1fr; margin: 0 1 1 0; }
+        .panel { height: auto; width: 1fr; margin: 0 3 1 0; }
         .panel-title { color: $accent; text-style: bold; }
         .note { color: $foreground-muted; }
         #problem { color: $error; display: none; }

@@ -120,7 +120,7 @@ class BarRows(Widget):
             value_width = max(value_width, len(heading.value))
             extra_width = max(extra_width, len(heading.extra)) if extra_width else 0
         extra_room = extra_width + 2 if extra_width else 0
-        label_width = min(self.label_width, max(6, width // 3))
+        label_width = min(self.label_width, max(6, width * 2 // 5))  # the bars keep the rest
         bar_width = max(3, width - label_width - value_width - extra_room - 2)
         label_style = self.get_visual_style("bar-rows--label")
         track_style = self.get_visual_style("bar-rows--track")
