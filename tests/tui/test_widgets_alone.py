@@ -154,6 +154,11 @@ async def test_the_pane_pages_its_own_rows_and_tells_what_crosses(
         pane.show(ViewKey(status=AnalysisStatus.COMPLETED))
         await wait_until(pilot, lambda: bool(pane.table.items) and not pane.busy)
         assert all(i.status == "completed" for i in pane.table.items)  # type: ignore[union-attr]
+        # The messages up are posted as the rows are applied: wait for them to land.
+        await wait_until(
+            pilot,
+            lambda: bool(app.of(AnalysesPane.TotalSeen) and app.of(AnalysesPane.RowsArrived)),
+        )
         (seen,) = app.of(AnalysesPane.TotalSeen)
         assert seen.view == ViewKey(status=AnalysisStatus.COMPLETED) and seen.total == 275
         assert app.of(AnalysesPane.RowsArrived)[0].project_ids
@@ -244,6 +249,8 @@ async def test_the_sidebar_lists_its_projects_by_name_each_fetched_once(
         assert len(fetched) == len(projects), fetched
         names = [sidebar.names[p] for p in sidebar.project_ids]
         assert names == sorted(names, key=str.casefold), names
+        # Each project's message up is posted as it is shown: wait for the last to land.
+        await wait_until(pilot, lambda: len(app.of(ProjectSidebar.Known)) >= len(projects))
         assert len(app.of(ProjectSidebar.Known)) == len(projects), app.messages
         sidebar.recount([ids[0]])
         await wait_until(pilot, lambda: not sidebar.busy)
