@@ -197,7 +197,7 @@ def _list_offline(
     how = " (those with this status among the kept rows of every status)" if filtered else ""
     click.echo(
         f"From the local cache: {count_of(len(items), 'analysis', 'analyses')}{total}{how}, "
-        f"{age_words(view)}.",
+        f"{age_words(view.fetched_at)}.",
         err=True,
     )
     if fmt == "table":

@@ -10,7 +10,7 @@ from typing import TypeVar
 
 import click
 
-from screen_analysis.cache import CachedView, CacheScope, LocalCache, default_cache_path
+from screen_analysis.cache import CacheScope, LocalCache, default_cache_path
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.root import CliContext
 from screen_analysis.numbers import count_of, format_count
@@ -53,10 +53,10 @@ def open_offline(ctx: CliContext) -> LocalCache:
     return cache
 
 
-def age_words(view: CachedView, now: datetime | None = None) -> str:
+def age_words(fetched_at: datetime, now: datetime | None = None) -> str:
     """ "data from 2026-11-23 10:42 UTC (3 hours ago)"."""
     moment = now or datetime.now(UTC)
-    seconds = max(0, int((moment - view.fetched_at).total_seconds()))
+    seconds = max(0, int((moment - fetched_at).total_seconds()))
     if seconds < 90:
         ago = f"{seconds} s ago"
     elif seconds < 5400:
@@ -65,7 +65,7 @@ def age_words(view: CachedView, now: datetime | None = None) -> str:
         ago = f"{seconds // 3600} hours ago"
     else:
         ago = f"{seconds // 86400} days ago"
-    return f"data from {view.fetched_at:%Y-%m-%d %H:%M} UTC ({ago})"
+    return f"data from {fetched_at:%Y-%m-%d %H:%M} UTC ({ago})"
 
 
 def nothing_kept(what: str) -> CliError:

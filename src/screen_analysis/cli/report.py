@@ -150,28 +150,21 @@ def _offline_report(
 ) -> int:
     """The report from the analyses the local cache kept; their age in its header."""
     from screen_analysis.cli.cache_commands import age_words, nothing_kept, open_offline
-    from screen_analysis.insight.aggregates import OverviewBuilder
+    from screen_analysis.insight.offline import kept_overview
     from screen_analysis.report.render import ReportData, render
     from screen_analysis.user_files import write_atomic
 
     cache = open_offline(ctx)
     try:
-        items = cache.analyses(project_id)
-        view = cache.view(project_id, status) or cache.view(project_id, None)
-        projects = {p.id: p for p, _when in cache.projects()}
+        kept = kept_overview(cache, project_id, status=status, since=since)
     finally:
         cache.close()
-    if status is not None:
-        items = [i for i in items if str(getattr(i, "status", "")) == status]
-    if not items or view is None:
+    if kept is None or kept.fetched_at is None:
         raise nothing_kept("this project" if project_id else "any project")
-    builder = OverviewBuilder(projects.get(project_id) if project_id else None, since=since)
-    builder.add_page(items, None)
-    names = {pid: p.name for pid, p in projects.items()}
-    source = f"From the local cache, {age_words(view)}; not read from the server"
+    source = f"From the local cache, {age_words(kept.fetched_at)}; not read from the server"
     data = ReportData(
-        builder.result(), datetime.now(UTC), status=status, since=since,
-        project_names=names, source=source,
+        kept.overview, datetime.now(UTC), status=status, since=since,
+        project_names=kept.project_names, source=source,
     )  # fmt: skip
     try:
         write_atomic(output, render(data, fmt), mode=0o644)

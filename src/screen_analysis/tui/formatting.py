@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from textual.content import Content
 from textual.css.styles import RulesMap
 from textual.strip import Strip
@@ -154,13 +154,7 @@ def end_ellipsis(text: str, cells: int) -> str:
         return text
     if cells <= 1:
         return "…"[:cells]
-    kept, used = "", 0
-    for char in text:
-        if used + cell_len(char) > cells - 1:
-            break
-        kept += char
-        used += cell_len(char)
-    return kept + "…"
+    return set_cell_size(text, cells - 1).rstrip() + "…"
 
 
 MIN_HANGING_CELLS = 8  # narrower than this beside the marker, lines wrap from the edge

@@ -9,7 +9,7 @@ stand in from then on; the server cannot be reached (refused connection, DNS, ti
 TLS), and the cache stands in offline (no key was refused); the key is refused, and the
 cache stays shut for the run (a new key the server accepts opens it again).
 
-Headless (no Textual): the feed holds one `KeptGate` and reports each outcome to it; the
+Headless (no Textual): the feed holds one `KeptCache` and reports each outcome to it; the
 widgets ask it before they show anything the cache kept.
 """
 

@@ -40,6 +40,7 @@ from screen_analysis.insight.offline import KeptOverview, kept_overview
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.dialogs.prompt import REPORT
 from screen_analysis.tui.dialogs.save import Write, save_file
+from screen_analysis.tui.feed import unreachable
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.screens import overview_charts as view
 from screen_analysis.tui.screens.screen_keys import OVERVIEW_KEYS
@@ -47,7 +48,6 @@ from screen_analysis.tui.widgets.app_header import AppHeader
 from screen_analysis.tui.widgets.bar_rows import BarRows
 from screen_analysis.tui.widgets.column_chart import ColumnChart
 from screen_analysis.tui.widgets.key_bar import KeyBar
-from screen_analysis.tui.widgets.table.offline import unreachable
 
 PAINT_EVERY_S = 0.5  # charts follow the walk at this pace; the progress line every page
 MIN_HISTOGRAM_ROWS = 4

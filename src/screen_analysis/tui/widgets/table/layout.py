@@ -11,7 +11,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len
+
+from screen_analysis.tui.formatting import end_ellipsis
 
 CELL_PADDING = 1  # blank cells on each side of a column
 LABEL_ROOM = 40  # an optional column or a longer form is shown only if the label keeps this
@@ -77,13 +79,8 @@ def label_width(width: int) -> int:
 
 def fit_cell(text: str, width: int, *, right: bool = False) -> str:
     """`text` cut (with an ellipsis) or padded to exactly `width` terminal cells."""
-    length = cell_len(text)
-    if length > width:
-        if width <= 1:
-            return "…"[:width]
-        text = set_cell_size(text, width - 1).rstrip() + "…"
-        length = cell_len(text)
-    padding = " " * (width - length)
+    text = end_ellipsis(text, width)
+    padding = " " * (width - cell_len(text))
     return padding + text if right else text + padding
 
 

@@ -18,7 +18,6 @@ from typing import NamedTuple
 from textual.timer import Timer
 
 from screen_analysis.tui.feed import RefreshSchedule
-from screen_analysis.tui.feed import unreachable as unreachable  # where the overview finds it
 from screen_analysis.tui.feed.schedule import HELD_WORDS
 from screen_analysis.tui.widgets.table.live import RefreshTimer, SetTimer
 

@@ -29,12 +29,13 @@ from screen_analysis.tui.feed import (
     RefreshJob,
     RefreshSchedule,
     ViewKey,
+    unreachable,
 )
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.widgets.status_line import PagingStatus, StatusLine
 from screen_analysis.tui.widgets.table.live import RefreshTimer, apply_round
 from screen_analysis.tui.widgets.table.messages import Failed, Moved, RowsArrived, TotalSeen
-from screen_analysis.tui.widgets.table.offline import OfflineWatch, unreachable
+from screen_analysis.tui.widgets.table.offline import OfflineWatch
 from screen_analysis.tui.widgets.table.rest import RestLoader
 from screen_analysis.tui.widgets.table.table import AnalysesTable
 
