@@ -52,6 +52,7 @@ IMPOSSIBLE: dict[str, tuple[tuple[str, ...], ...]] = {
     "check": (("--min", "speed=80"), ("--min-score", "high"), ("--baseline", "nowhere.json")),
     "cache info": (("--format", "xml"),),
     "cache clear": (("--all", "--profile", "work"),),
+    "completion": (("tcsh",), ()),
 }
 
 
@@ -111,6 +112,7 @@ def unwritable_cases() -> dict[str, tuple[str, ...]]:
         "check": ("check", "--min-count", "1", "--format", "junit"),
         "cache info": ("cache", "info"),
         "cache clear": ("cache", "clear", "--all"),
+        "completion": ("completion", "bash"),
     }
 
 
