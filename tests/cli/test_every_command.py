@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from screen_analysis.cli.root import cli
 from screen_analysis.demo.runner import DemoServer
 
-DOCUMENTED_FAILURES = {2, 3, 4, 5}  # README "Exit codes"; 1 is a bug, 0 is not a failure
+DOCUMENTED_FAILURES = {2, 3, 4, 5}  # docs/cli.md "Exit codes"; 1 is a bug, 0 is not one
 TIMEOUT_S = 60
 
 

@@ -40,9 +40,9 @@ def completion(click_ctx: click.Context, shell: str) -> None:
     Add one line to the shell's start file:
 
     \b
-    ~/.bashrc                   eval "$(screen-analysis completion bash)"
-    ~/.zshrc (after compinit)   eval "$(screen-analysis completion zsh)"
-    ~/.config/fish/config.fish  screen-analysis completion fish | source
+        ~/.bashrc                   eval "$(screen-analysis completion bash)"
+        ~/.zshrc (after compinit)   eval "$(screen-analysis completion zsh)"
+        ~/.config/fish/config.fish  screen-analysis completion fish | source
     """
     root = click_ctx.find_root().command
     complete = get_completion_class(shell)

@@ -22,9 +22,10 @@ from click.shell_completion import CompletionItem
 if TYPE_CHECKING:
     from screen_analysis.config import Settings
 
-# A word a shell can take as it is: no space, quote, glob or control character (bash splits
-# and globs what it is given). A server's id outside this is not offered.
-_PLAIN_WORD = re.compile(r"[A-Za-z0-9_.:@+,%=/-]{1,200}")
+# A word a shell can take as it is: no space, quote, glob, comma or control character (bash
+# splits and globs what it is given, fish's script splits at commas). A server's id outside
+# this is not offered.
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9_.:@+%=/-]{1,200}")
 HELP_LIMIT = 60  # characters of a description beside a completion (zsh, fish)
 
 
