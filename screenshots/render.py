@@ -1,4 +1,4 @@
-"""Render the README's screenshots from the demo data, with a fixed seed and clock.
+"""Render the screenshots (README, manual) from the demo data, with a fixed seed and clock.
 
     uv run python screenshots/render.py [--out DIR] [--only NAME ...]
 
@@ -8,7 +8,7 @@ with both images, the main view in every shipped theme). Running it twice change
 
 A shot of one project chooses it by name (its id looked up in the demo server's store and
 shown through the main screen's `choose_project`), not by keys that depend on the sidebar's
-order and on whether it is folded; a shot that does not show what the README says of it
+order and on whether it is folded; a shot that does not show what the manual says of it
 (`shows`) stops the script rather than writing a misleading picture.
 """
 
@@ -76,7 +76,7 @@ class Shot:
     title: str = "screen-analysis"
     images: bool = False  # half-cell previews
     project: str | None = None  # the name of the project shown before the keys are pressed
-    shows: Callable[[ScreenAnalysisApp], bool] | None = None  # what the README promises
+    shows: Callable[[ScreenAnalysisApp], bool] | None = None  # what the manual promises
 
 
 ACME = "Acme Checkout"
@@ -219,7 +219,7 @@ async def render(shot: Shot, server: DemoServer, folder: Path) -> str:
             await _wait(pilot, lambda: _image_painted(app))
         await pilot.pause()
         if shot.shows is not None and not shot.shows(app):
-            raise SystemExit(f"{shot.name}: the screen is not what the README says it shows")
+            raise SystemExit(f"{shot.name}: the screen is not what the manual says it shows")
         svg = app.export_screenshot(title=shot.title)
     return _RICH_ID.sub(f"terminal-{shot.name}", svg)
 

@@ -1,5 +1,5 @@
 """The benchmarks run, on a reduced quick run, and what they count holds: requests, rows,
-memory. Their times are figures for `benchmarks/` and the README, never assertions here —
+memory. Their times are figures for `benchmarks/` and the manual, never assertions here —
 a shared machine would make them flaky."""
 
 from __future__ import annotations

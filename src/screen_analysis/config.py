@@ -11,7 +11,7 @@ The config file is TOML in the user config dir (platformdirs), e.g.
 
     default_profile = "staging"             # optional; else the top level is the default
 
-    [keymap]                                # binding ids to keys (see the README)
+    [keymap]                                # binding ids to keys (see docs/app.md)
     find = "ctrl+f"
 
     [profiles.staging]                      # any top-level setting, plus the network's

@@ -1,6 +1,6 @@
 """The command line with the user's files set up against it: a read-only config folder, a
 symlinked config, a config that is not UTF-8, a full disk, a keyring that hangs. Each is
-one line naming the file (or the keyring) with the exit code the README documents, and
+one line naming the file (or the keyring) with the exit code the manual documents, and
 nothing is half-done."""
 
 from __future__ import annotations

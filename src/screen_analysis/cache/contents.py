@@ -11,6 +11,7 @@ program, a folder that cannot be written) is the one failure left to the caller.
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -142,3 +143,47 @@ def _counts(db: sqlite3.Connection, where: str, *args: object) -> Forgotten:
     views = db.execute(f"SELECT count(*) FROM views{where}", args).fetchone()[0]
     analyses = db.execute(f"SELECT count(*) FROM analyses{where}", args).fetchone()[0]
     return Forgotten(int(views), int(analyses))
+
+
+def kept_projects(path: Path, scope: CacheScope) -> list[tuple[str, str | None]]:
+    """The projects the cache knows for `scope` — those fetched and those whose views were
+    kept — as (id, name or None), the most recently viewed first: what a shell offers for
+    a project id. Read only, with nothing sent anywhere: a missing, damaged, foreign or
+    locked file is no projects, and nothing is made, moved or set aside."""
+    if not path.is_file():
+        return []
+    try:
+        db = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True, timeout=0.5)
+    except sqlite3.Error:
+        return []
+    try:
+        return _projects_of(db, scope)
+    except (sqlite3.Error, ValueError):
+        return []
+    finally:
+        db.close()
+
+
+def _projects_of(db: sqlite3.Connection, scope: CacheScope) -> list[tuple[str, str | None]]:
+    row = db.execute(
+        "SELECT id FROM scopes WHERE base_url = ? AND profile = ?", tuple(scope)
+    ).fetchone()
+    if row is None:
+        return []
+    (sid,) = row
+    viewed = db.execute(
+        "SELECT project, max(viewed_at) FROM views WHERE scope = ? AND project != ''"
+        " GROUP BY project",
+        (sid,),
+    ).fetchall()
+    names: dict[str, str | None] = {}
+    for project, raw in db.execute("SELECT id, raw FROM projects WHERE scope = ?", (sid,)):
+        try:
+            name = json.loads(raw).get("name")
+        except (ValueError, AttributeError):
+            name = None  # a row this version cannot read: its id is still known
+        names[str(project)] = name if isinstance(name, str) else None
+    recency = {str(project): float(at) for project, at in viewed}
+    known = set(names) | set(recency)
+    order = sorted(known, key=lambda project: (-recency.get(project, 0.0), project))
+    return [(project, names.get(project)) for project in order]

@@ -15,6 +15,7 @@ from screen_analysis.api.models import STATUSES, AnalysisItem, AnalysisPage, Raw
 from screen_analysis.api.pagination import Walk
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.output import FORMATS, TableWriter, make_raw_writer
+from screen_analysis.cli.param_types import PROJECT_ID
 from screen_analysis.cli.root import CliContext
 from screen_analysis.numbers import count_of, format_count
 
@@ -27,7 +28,7 @@ def analyses() -> None:
 
 
 @analyses.command("list")
-@click.option("--project-id", metavar="ID", help="Only analyses of this project.")
+@click.option("--project-id", type=PROJECT_ID, metavar="ID", help="Only analyses of this project.")
 @click.option(
     "--status",
     type=click.Choice([s.value for s in STATUSES]),

@@ -39,6 +39,7 @@ from screen_analysis.auth.key_check import check_key as check_key_with_server
 from screen_analysis.auth.network import network_problem
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.failures import run_reporting, warn
+from screen_analysis.cli.param_types import PROFILE
 from screen_analysis.cli.root import CliContext, exit_error, make_client
 from screen_analysis.config import (
     ConfigError,
@@ -155,7 +156,11 @@ def check_key(connection: Connection) -> None:
 
 
 _PROFILE_OPTION = click.option(
-    "--profile", "-P", metavar="NAME", help="The config's [profiles.NAME] (default: the root's)."
+    "--profile",
+    "-P",
+    type=PROFILE,
+    metavar="NAME",
+    help="The config's [profiles.NAME] (default: the root's).",
 )
 
 

@@ -12,6 +12,7 @@ import click
 
 from screen_analysis.cache import CacheScope, LocalCache, default_cache_path
 from screen_analysis.cli.exit_codes import CliError, ExitCode
+from screen_analysis.cli.param_types import PROFILE
 from screen_analysis.cli.root import CliContext
 from screen_analysis.numbers import count_of, format_count
 from screen_analysis.safe_text import clean
@@ -26,19 +27,16 @@ def cache_scope(ctx: CliContext, profile: str | None = None) -> CacheScope:
     `profile`: that profile's instead of the current one, with its own server, as the app
     would open with `--profile NAME` and the same flags (the one settings loader; an
     unknown name is a ConfigError: one line, exit 2)."""
-    from screen_analysis.auth.connection import NotConnected, configured_base_url
+    from screen_analysis.auth.connection import NotConnected
+    from screen_analysis.cli.local_scope import settings_scope
     from screen_analysis.config import settings_for_profile
-    from screen_analysis.state import server_key
 
     settings = ctx.settings if profile is None else settings_for_profile(ctx.settings, profile)
-    name = settings.profile or ""
-    if ctx.demo:
-        return CacheScope(server_key("", is_demo=True), name)
-    address = configured_base_url(settings)
-    if isinstance(address, NotConnected):
-        where = f"profile {name!r}: " if profile else ""
-        raise CliError(where + address.message, ExitCode.USAGE)
-    return CacheScope(server_key(address, is_demo=False), name)
+    scope = settings_scope(settings, demo=ctx.demo)
+    if isinstance(scope, NotConnected):
+        where = f"profile {settings.profile or ''!r}: " if profile else ""
+        raise CliError(where + scope.message, ExitCode.USAGE)
+    return scope
 
 
 def open_offline(ctx: CliContext) -> LocalCache:
@@ -114,7 +112,9 @@ def _info(fmt: str) -> None:
 
 
 @cache.command("clear")
-@click.option("--profile", "profile_name", metavar="NAME", help="Clear this profile's data.")
+@click.option(
+    "--profile", "profile_name", type=PROFILE, metavar="NAME", help="Clear this profile's data."
+)
 @click.option("--all", "everything", is_flag=True, help="Clear every server's and profile's data.")
 @click.pass_obj
 def cache_clear(ctx: CliContext, profile_name: str | None, everything: bool) -> None:

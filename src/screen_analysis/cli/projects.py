@@ -8,6 +8,7 @@ import click
 
 from screen_analysis.api.models import CRITERIA, Project
 from screen_analysis.cli.output import dumps_json
+from screen_analysis.cli.param_types import PROJECT_ID
 from screen_analysis.cli.root import CliContext
 from screen_analysis.numbers import DASH, format_count, format_mean, format_weights
 from screen_analysis.safe_text import clean
@@ -19,7 +20,7 @@ def projects() -> None:
 
 
 @projects.command("get")
-@click.argument("project_id", metavar="ID")
+@click.argument("project_id", type=PROJECT_ID, metavar="ID")
 @click.option(
     "--format",
     "fmt",

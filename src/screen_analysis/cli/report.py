@@ -11,6 +11,7 @@ import click
 
 from screen_analysis.api.models import STATUSES
 from screen_analysis.cli.exit_codes import CliError, ExitCode
+from screen_analysis.cli.param_types import PROJECT_ID
 from screen_analysis.cli.root import CliContext
 from screen_analysis.numbers import count_of, format_count
 from screen_analysis.safe_text import clean
@@ -60,7 +61,9 @@ class StderrProgress:
 
 
 @click.command()
-@click.option("--project-id", metavar="ID", help="Only this project (default: all projects).")
+@click.option(
+    "--project-id", type=PROJECT_ID, metavar="ID", help="Only this project (default: all projects)."
+)
 @click.option(
     "--status", type=click.Choice([s.value for s in STATUSES]), help="Only analyses in this state."
 )

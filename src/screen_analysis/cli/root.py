@@ -22,6 +22,7 @@ from screen_analysis.auth.connection import NotConnected, resolve_connection
 from screen_analysis.auth.file_store import InsecureFileStore
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.failures import run_reporting, warn
+from screen_analysis.cli.param_types import PROFILE, PROJECT_ID, THEME
 from screen_analysis.config import Connection, Settings, load_settings
 from screen_analysis.safe_text import shorten_runs
 from screen_analysis.secret import SecretStr
@@ -174,6 +175,7 @@ SUBCOMMANDS = {
     "report": "screen_analysis.cli.report:report",
     "check": "screen_analysis.cli.check:check",
     "cache": "screen_analysis.cli.cache_commands:cache",
+    "completion": "screen_analysis.cli.completion:completion",
 }
 
 
@@ -215,14 +217,16 @@ class LazyGroup(click.Group):
 @click.option(
     "--project",
     "projects",
+    type=PROJECT_ID,
     multiple=True,
     metavar="ID",
     help="Pin a project in the sidebar (repeatable).",
 )
-@click.option("--theme", metavar="NAME", help="Colour theme for the app.")
+@click.option("--theme", type=THEME, metavar="NAME", help="Colour theme for the app.")
 @click.option(
     "--profile",
     "-P",
+    type=PROFILE,
     metavar="NAME",
     help="Use the config's [profiles.NAME] (env SCREEN_ANALYSIS_PROFILE).",
 )

@@ -1,6 +1,6 @@
 """The app's keys as data: every scope of bindings, in the order help lists them.
 
-Help, the README's key table and `[keymap]`'s check are built from these (the key bar and
+Help, the manual's key table and `[keymap]`'s check are built from these (the key bar and
 the palette read the bindings of the screen in front), with the user's `[keymap]` applied.
 Screens and dialogs opened later keep their keys in light data modules (`screen_keys`,
 `dialog_keys`), so listing them imports none of them.

@@ -24,6 +24,7 @@ from screen_analysis.cli.check.sources import FORMATS, gather_sources
 from screen_analysis.cli.check.table import analyses
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.failures import warn
+from screen_analysis.cli.param_types import CHECK_NAME, CRITERION_THRESHOLD, LOCAL_FILE, PROJECT_ID
 from screen_analysis.cli.root import CliContext
 from screen_analysis.gate import (
     Clock,
@@ -49,13 +50,13 @@ DEMO_POLL_INTERVAL_S = 2.0
 
 
 @click.command()
-@click.argument("name", required=False)
+@click.argument("name", required=False, type=CHECK_NAME)
 @click.option(
     "--config-file",
     type=click.Path(dir_okay=False, path_type=Path),
     help="A TOML file with [checks.NAME] tables (default: the config file).",
 )
-@click.option("--project-id", metavar="ID", help="Only analyses of this project.")
+@click.option("--project-id", type=PROJECT_ID, metavar="ID", help="Only analyses of this project.")
 @click.option("--label", metavar="GLOB", help="Only labels matching this shell pattern.")
 @click.option(
     "--since", metavar="WHEN", help="Created from a date, a date-time or e.g. 2h, 7d ago."
@@ -65,13 +66,19 @@ DEMO_POLL_INTERVAL_S = 2.0
 @click.option(
     "--min",
     "mins",
+    type=CRITERION_THRESHOLD,
     metavar="CRITERION=N",
     multiple=True,
     help="Mean of one criterion, at least N (repeatable).",
 )
 @click.option("--max-failed", metavar="PCT", help="Failed share of finished analyses, at most PCT.")
 @click.option("--min-count", metavar="N", help="At least N completed analyses.")
-@click.option("--baseline", metavar="FILE", help="Compare with a `check --format json` document.")
+@click.option(
+    "--baseline",
+    type=LOCAL_FILE,
+    metavar="FILE",
+    help="Compare with a `check --format json` document.",
+)
 @click.option("--baseline-since", metavar="WHEN", help="Compare with the analyses created since.")
 @click.option("--baseline-until", metavar="WHEN", help="…and before this time.")
 @click.option("--max-drop", metavar="N", help="Points the mean (overall, per criterion) may lose.")

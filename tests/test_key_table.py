@@ -1,5 +1,6 @@
-"""The README's key table is the one `scripts/key_table.py` builds from the bindings: a key
-added, removed or remapped by default without the README following fails here."""
+"""The manual's key table (docs/app.md) is the one `scripts/key_table.py` builds from the
+bindings: a key added, removed or remapped by default without the page following fails
+here."""
 
 from __future__ import annotations
 
@@ -26,10 +27,10 @@ def _script() -> ModuleType:
     return module
 
 
-def test_the_readme_key_table_is_the_one_the_bindings_make() -> None:
+def test_the_manuals_key_table_is_the_one_the_bindings_make() -> None:
     script = _script()
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert script.with_table(readme) == readme, "run `uv run python scripts/key_table.py`"
+    page = (ROOT / "docs" / "app.md").read_text(encoding="utf-8")
+    assert script.with_table(page) == page, "run `uv run python scripts/key_table.py`"
 
 
 def test_the_table_lists_every_id_once_per_place_and_the_keys_people_missed() -> None:
@@ -43,7 +44,7 @@ def test_the_table_lists_every_id_once_per_place_and_the_keys_people_missed() ->
 def test_a_changed_binding_makes_the_check_fail(monkeypatch: pytest.MonkeyPatch) -> None:
     """The check compares with the bindings as they are, not with a stored copy."""
     script = _script()
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "app.md").read_text(encoding="utf-8")
     swap = Binding("x", "swap", "Swap A/B", tooltip="Swap the two sides", id="compare-swap")
     monkeypatch.setattr(screen_keys, "COMPARE_KEYS", [screen_keys.COMPARE_KEYS[0], swap])
     monkeypatch.setattr(
@@ -54,4 +55,4 @@ def test_a_changed_binding_makes_the_check_fail(monkeypatch: pytest.MonkeyPatch)
             for title, scopes in app_keys.SCOPES
         ),
     )
-    assert script.with_table(readme) != readme
+    assert script.with_table(page) != page
