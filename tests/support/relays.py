@@ -10,6 +10,7 @@ import socket
 import socketserver
 import ssl
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -47,9 +48,11 @@ def _read_head(conn: socket.socket) -> bytes:
 @dataclass
 class CountingProxy:
     """An HTTP proxy on loopback that records what passed through it: `seen` holds
-    "CONNECT host:port" or "GET http://…" per request."""
+    "CONNECT host:port" or "GET http://…" per request, `times` when each arrived
+    (`time.monotonic()`)."""
 
     seen: list[str] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
     port: int = 0
 
     @property
@@ -64,6 +67,7 @@ class CountingProxy:
             return
         line, _, rest = head.partition(b"\r\n")
         method, target, _version = line.decode("latin-1").split(" ", 2)
+        self.times.append(time.monotonic())
         self.seen.append(f"{method} {target}")
         if method == "CONNECT":
             host, port = target.rsplit(":", 1)
