@@ -187,6 +187,42 @@ def test_a_sixel_terminal_is_recognised_on_a_real_pty() -> None:
     assert "RESULT sixel ''" in output
 
 
+def asking_child(environ: dict[str, str]) -> str:
+    """A child that chooses `auto` for a terminal with `environ` and prints the mode."""
+    return (
+        "from screen_analysis.tui.graphics import choose_graphics; "
+        f"print('RESULT', choose_graphics('auto', environ={environ!r}).mode)"
+    )
+
+
+@pytest.mark.parametrize(
+    "environ",
+    [
+        {"TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0", "KITTY_WINDOW_ID": "1"},
+        {"TERM": "screen-256color", "STY": "1.pts-0.host"},
+        {"TERM": "xterm"},
+        {"TERM": "linux"},
+    ],
+    ids=["tmux", "screen", "xterm", "linux"],
+)
+def test_a_terminal_that_would_show_the_kitty_question_is_not_asked_it(
+    environ: dict[str, str],
+) -> None:
+    """What reaches the terminal (the pty) is the cell-size and Device Attributes questions
+    only, answered as tmux answers them: no graphics command a multiplexer would take for
+    the pane title or a console would print."""
+    output = _run_on_a_pty(asking_child(environ), b"", answer=b"\x1b[?1;2c")
+    assert "\x1b[c" in output and "\x1b_G" not in output
+    assert "RESULT halfcell" in output
+
+
+def test_kitty_is_asked_and_recognised_on_a_real_pty() -> None:
+    output = _run_on_a_pty(
+        asking_child({"TERM": "xterm-kitty"}), b"", answer=b"\x1b_Gi=31;OK\x1b\\\x1b[?62;22c"
+    )
+    assert "\x1b_Gi=31," in output and "RESULT kitty" in output
+
+
 def test_an_unknown_mode_is_a_usage_error(invoke: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     assert invoke("--images", "iterm", "--demo").exit_code == 2
     from screen_analysis.cli.exit_codes import CliError
