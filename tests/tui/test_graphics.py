@@ -67,6 +67,7 @@ def test_images_set_off_name_auto() -> None:
 
 
 KITTY = {"TERM": "xterm-kitty"}
+IN_TMUX = {"TMUX": "/tmp/tmux-0/default,1,0"}
 
 
 @pytest.mark.parametrize(
@@ -94,7 +95,10 @@ def test_auto_follows_the_terminal(
         (COLOUR, False),
         ({"TERM": "xterm"}, False),
         ({"TERM": "linux"}, False),
-        ({"TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0", "KITTY_WINDOW_ID": "1"}, False),
+        (
+            {"TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0", "KITTY_WINDOW_ID": "1"},
+            False,
+        ),
         ({"TERM": "xterm-kitty", "TMUX": "/tmp/tmux-0/default,1,0"}, False),
         ({"TERM": "screen-256color", "STY": "1.pts-0.host", "KITTY_WINDOW_ID": "1"}, False),
     ],
