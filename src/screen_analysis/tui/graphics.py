@@ -59,7 +59,8 @@ def parse_image_mode(value: str | None) -> ImageMode:
 
 
 class Graphics(NamedTuple):
-    """The drawing mode in use, the size of a cell in pixels, and keys typed during the query."""
+    """The drawing mode in use, the size of a cell in pixels, why (with images off, the
+    sentence the app shows: why, and what draws them), and keys typed during the query."""
 
     mode: Literal["kitty", "sixel", "halfcell", "off"] = "off"
     cell_size: tuple[int, int] = DEFAULT_CELL
