@@ -79,6 +79,10 @@ class Pane:
     def keys(self, *keys: str) -> None:
         self._tmux("send-keys", "-t", "t", *keys)
 
+    def title(self) -> str:
+        """The pane's title, as tmux shows it in its status line."""
+        return self._tmux("display-message", "-p", "-t", "t", "#{pane_title}").rstrip("\n")
+
     def wait(self, check: object, timeout: float = 20.0) -> bool:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -14,12 +14,20 @@ from textual_image.widget import HalfcellImage
 
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.images.disk import DiskCache
-from screen_analysis.tui.graphics import Graphics
+from screen_analysis.tui.graphics import Graphics, choose_graphics, parse_image_mode
 from screen_analysis.tui.screens.image_view import ImageView
 from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.widgets.screen_image import ScreenImage
 
-from .conftest import answered, connection_to, make_app, settled, wait_until, workers_done
+from .conftest import (
+    answered,
+    connection_to,
+    make_app,
+    notes_of,
+    settled,
+    wait_until,
+    workers_done,
+)
 
 Compare = Callable[..., bool]
 HALFCELL = Graphics("halfcell")
@@ -123,6 +131,36 @@ async def test_images_off_shows_nothing_and_fetches_nothing(
         screen = await settled(pilot)
         await workers_done(pilot)
         assert not screen.detail.query_one(ScreenImage).display
+        assert image_requests(fresh_demo_server) == []
+
+
+@pytest.mark.parametrize(
+    ("environ", "remedy"),
+    [
+        ({"TERM": "xterm-256color", "NO_COLOR": "1"}, "--images halfcell"),
+        ({"TERM": "xterm", "SCREEN_ANALYSIS_IMAGES": "off"}, "--images auto"),
+    ],
+    ids=["NO_COLOR", "images-off"],
+)
+async def test_with_images_off_the_detail_and_i_say_why_and_what_draws_them(
+    tmp_path: Path,
+    fresh_demo_server: DemoServer,
+    monkeypatch: pytest.MonkeyPatch,
+    environ: dict[str, str],
+    remedy: str,
+) -> None:
+    requested = parse_image_mode(environ.get("SCREEN_ANALYSIS_IMAGES"))
+    graphics = choose_graphics(requested, environ=environ, interactive=True)
+    app = make_app(tmp_path, connection_to(fresh_demo_server), graphics=graphics)
+    notes = notes_of(app, monkeypatch)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settled(pilot)
+        await wait_until(pilot, lambda: screen.detail.query_one(ScreenImage).display)
+        said = note(screen.detail)
+        assert said.startswith("Images are off (") and remedy in said
+        await pilot.press("i")
+        await wait_until(pilot, lambda: notes.any("Images are off"))
+        assert notes.messages("warning")[-1] == said
         assert image_requests(fresh_demo_server) == []
 
 

@@ -37,6 +37,7 @@ from screen_analysis.tui.themes import (
     DEFAULT_THEME,
     ThemeLoad,
     load_themes,
+    mark_low_colour,
     register_themes,
     user_theme_dir,
     variable_defaults,
@@ -126,9 +127,7 @@ class ScreenAnalysisApp(CrashReportWithoutLocals[int]):
 
     async def on_mount(self) -> None:
         """Report theme problems once; browse when connected, else welcome."""
-        # Without colour, or in 16 colours, the cursor and focus also get text styles.
-        low_colour = self.no_color or self.console.color_system in (None, "standard", "windows")
-        self.set_class(low_colour, "-low-colour")
+        mark_low_colour(self)
         self._report_theme_problems()
         replay_typeahead(self, self.previews.graphics.typeahead)
         self._report_state_problem(self.remembered.problem)

@@ -2,11 +2,13 @@
 
 Decided once, before the app starts (`choose_graphics`), because a terminal can only be
 asked while nothing else reads its input. `auto` asks only when stdin and stdout are both
-a terminal: one write (a kitty graphics query, a cell-size report and Device Attributes),
-then reading until the Device Attributes answer — which every terminal sends — or a short
-deadline. Keys typed meanwhile are kept and handed to the app (`replay_typeahead`), so none
-is lost. textual-image would ask the terminal itself when imported; `renderer_class`
-imports it so that it does not.
+a terminal: one write (a cell-size report and Device Attributes, which tell sixel), then
+reading until the Device Attributes answer — which every terminal sends — or a short
+deadline. The kitty graphics question goes first only to a terminal that names itself as
+one drawing kitty images: elsewhere it can reach the screen (tmux and GNU screen take it for
+the window title, the Linux console prints it). Keys typed meanwhile are kept and handed to
+the app (`replay_typeahead`), so none is lost. textual-image would ask the terminal itself
+when imported; `renderer_class` imports it so that it does not.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import os
 import re
 import sys
 import time
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast, get_args
 
 if TYPE_CHECKING:
@@ -34,6 +37,9 @@ _DA1_QUERY = "\x1b[c"
 _KITTY_ANSWER = re.compile(r"\x1b_Gi=31;([^\x1b]*)\x1b\\")
 _CELL_ANSWER = re.compile(r"\x1b\[6;(\d+);(\d+)t")
 _DA1_ANSWER = re.compile(r"\x1b\[\?([\d;]*)c")
+# Terminals whose TERM or variables say they draw kitty images with Unicode placeholders.
+_KITTY_TERMS = ("xterm-kitty", "xterm-ghostty")
+_KITTY_VARIABLES = ("KITTY_WINDOW_ID", "GHOSTTY_RESOURCES_DIR")
 
 
 class InvalidImageModeError(ValueError):
@@ -53,7 +59,8 @@ def parse_image_mode(value: str | None) -> ImageMode:
 
 
 class Graphics(NamedTuple):
-    """The drawing mode in use, the size of a cell in pixels, and keys typed during the query."""
+    """The drawing mode in use, the size of a cell in pixels, why (with images off, the
+    sentence the app shows: why, and what draws them), and keys typed during the query."""
 
     mode: Literal["kitty", "sixel", "halfcell", "off"] = "off"
     cell_size: tuple[int, int] = DEFAULT_CELL
@@ -89,47 +96,75 @@ class TerminalAnswer(NamedTuple):
     typeahead: str = ""
 
 
-def few_colours(environ: os._Environ[str] | dict[str, str]) -> bool:
-    """NO_COLOR, a dumb terminal, or no sign of 256 colours or more."""
-    if environ.get("NO_COLOR"):
-        return True
+def no_colour(environ: Mapping[str, str]) -> str:
+    """Why the terminal shows no colour at all, as the app will see it ("" when it does):
+    NO_COLOR set (Textual then draws in greys), or TERM=dumb/unknown. Sixteen colours are
+    colour: half-cell blocks read in them."""
+    if "NO_COLOR" in environ:
+        return "NO_COLOR is set"
     term = environ.get("TERM", "")
-    if term in ("", "dumb", "linux") and not environ.get("COLORTERM"):
-        return True
-    return not (
-        "256" in term
-        or environ.get("COLORTERM", "").lower() in ("truecolor", "24bit")
-        or environ.get("TERM_PROGRAM") in ("iTerm.app", "WezTerm", "vscode")
-    )
+    if term in ("dumb", "unknown"):
+        return f"TERM={term} has no colour"
+    return ""
+
+
+def _remedy(environ: Mapping[str, str]) -> str:
+    """What draws images here: auto, half-cell blocks in greys under NO_COLOR, nothing
+    until TERM names a terminal with colours."""
+    if environ.get("TERM", "") in ("dumb", "unknown"):
+        return "set TERM to your terminal's (e.g. xterm-256color) to see them"
+    if "NO_COLOR" in environ:
+        return "start with --images halfcell to see them (in greys)"
+    return "start with --images auto to see them"
+
+
+def in_multiplexer(environ: Mapping[str, str]) -> bool:
+    """Inside tmux or GNU screen (which answer for the terminal outside them)."""
+    term = environ.get("TERM", "")
+    return bool(environ.get("TMUX") or environ.get("STY")) or term.startswith(("screen", "tmux"))
+
+
+def asks_kitty(environ: Mapping[str, str]) -> bool:
+    """Whether the kitty graphics question is sent: only to a terminal that names itself as
+    one drawing kitty images, and never through a multiplexer, which would show it."""
+    if in_multiplexer(environ):
+        return False
+    named = environ.get("TERM", "") in _KITTY_TERMS or environ.get("TERM_PROGRAM") == "ghostty"
+    return named or any(variable in environ for variable in _KITTY_VARIABLES)
+
+
+def images_off(why: str, environ: Mapping[str, str]) -> Graphics:
+    """Images off, with the one sentence that says why and what draws them."""
+    return Graphics("off", reason=f"Images are off ({why}); {_remedy(environ)}.")
 
 
 def choose_graphics(
     requested: ImageMode,
     *,
-    environ: dict[str, str] | None = None,
+    environ: Mapping[str, str] | None = None,
     interactive: bool | None = None,
-    ask: object = None,
+    ask: Callable[[bool], TerminalAnswer] | None = None,
 ) -> Graphics:
-    """The mode for `requested`. `auto` is `off` with few colours, half-cell when stdout is
-    not a terminal (nothing is asked), else what the terminal answers (`ask`: the query
-    function, for tests)."""
+    """The mode for `requested`. `auto` is `off` without colour, half-cell when stdout is
+    not a terminal (nothing is asked), else what the terminal answers (`ask(kitty)`: the
+    query, told whether to ask about kitty graphics; for tests)."""
     env = dict(os.environ) if environ is None else environ
     if requested == "off":
-        return Graphics("off", reason="images off")
+        return images_off("images = off", env)
     tty = _interactive() if interactive is None else interactive
     cell = _ioctl_cell_size() if tty else None
     if requested != "auto":
         return Graphics(requested, cell or DEFAULT_CELL, reason=f"images {requested} (asked)")
-    if few_colours(env):
-        return Graphics("off", reason="few colours or NO_COLOR: images off (--images to force)")
+    if colourless := no_colour(env):
+        return images_off(colourless, env)
     if not tty:
         return Graphics("halfcell", reason="not a terminal: half-cell, nothing asked")
-    query = ask if callable(ask) else query_terminal
-    answer: TerminalAnswer = query()
+    query = ask or query_terminal
+    answer = query(asks_kitty(env))
     size = cell or answer.cell_size or DEFAULT_CELL
     if answer.sixel:
         return Graphics("sixel", size, "the terminal supports sixel", answer.typeahead)
-    if answer.kitty and "TMUX" not in env:
+    if answer.kitty:
         return Graphics("kitty", size, "the terminal supports kitty graphics", answer.typeahead)
     return Graphics("halfcell", size, "no graphics protocol: half-cell", answer.typeahead)
 
@@ -157,8 +192,9 @@ def _ioctl_cell_size() -> tuple[int, int] | None:
     return width // columns, height // rows
 
 
-def query_terminal(timeout_s: float = DETECT_TIMEOUT_S) -> TerminalAnswer:
-    """Ask the terminal once and read until its Device Attributes answer (or `timeout_s`).
+def query_terminal(kitty: bool, timeout_s: float = DETECT_TIMEOUT_S) -> TerminalAnswer:
+    """Ask the terminal once (about kitty graphics too when `kitty`) and read until its
+    Device Attributes answer (or `timeout_s`).
 
     Bytes that are not part of an answer are keys typed meanwhile: returned as typeahead.
     """
@@ -173,7 +209,7 @@ def query_terminal(timeout_s: float = DETECT_TIMEOUT_S) -> TerminalAnswer:
     received = b""
     try:
         tty.setcbreak(fd, termios.TCSANOW)
-        sys.__stdout__.write(_KITTY_QUERY + _CELL_QUERY + _DA1_QUERY)
+        sys.__stdout__.write((_KITTY_QUERY if kitty else "") + _CELL_QUERY + _DA1_QUERY)
         sys.__stdout__.flush()
         deadline = time.monotonic() + timeout_s
         while not _DA1_ANSWER.search(received.decode("latin-1")):

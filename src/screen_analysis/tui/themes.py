@@ -28,6 +28,8 @@ LIGHT_THEME: Final = "screen-analysis-light"
 HIGH_CONTRAST_THEME: Final = "screen-analysis-high-contrast"
 
 MAX_THEME_FILE_BYTES: Final = 64 * 1024
+LOW_COLOUR: Final = "-low-colour"
+"""The App's class in 16 colours or without colour (app.tcss shows focus by shape there)."""
 
 
 class ThemeProblem(NamedTuple):
@@ -175,3 +177,16 @@ def variable_defaults(theme: Theme | None = None) -> dict[str, str]:
 def theme_names(loaded: ThemeLoad) -> list[str]:
     """Every theme name the app offers: Textual's own and the loaded files', sorted."""
     return sorted({*BUILTIN_THEMES, *loaded.names})
+
+
+def low_colour(app: App[Any]) -> bool:
+    """Whether `app` draws in 16 colours (TERM=xterm, the Linux console) or without colour
+    (NO_COLOR): there a theme's colours may come out alike, so what colour tells elsewhere
+    (focus, a score's tier, a row that just changed) is told by shape or text style too."""
+    return app.no_color or app.console.color_system in (None, "standard", "windows")
+
+
+def mark_low_colour(app: App[Any]) -> None:
+    """Give `app` the LOW_COLOUR class when it draws in 16 colours or none: there the
+    cursor, focus and changed rows also show by text style (app.tcss)."""
+    app.set_class(low_colour(app), LOW_COLOUR)

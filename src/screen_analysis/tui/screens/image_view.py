@@ -15,6 +15,7 @@ from screen_analysis.api.models import Analysis
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import DASH, format_score, status_glyph, status_word
 from screen_analysis.tui.screens.screen_keys import IMAGE_VIEW_KEYS
+from screen_analysis.tui.themes import low_colour
 from screen_analysis.tui.widgets import detail_text
 from screen_analysis.tui.widgets.analysis_detail import DetailText
 from screen_analysis.tui.widgets.key_bar import KeyBar
@@ -68,7 +69,11 @@ class ImageView(Screen[None]):
         return f"{status} · score {score}"
 
     def _scores(self, width: int) -> Content:
-        lines = detail_text.criteria_lines(self.item.breakdown or {}, {}, width, show_weights=False)
+        breakdown = self.item.breakdown or {}
+        textured = low_colour(self.app)
+        lines = detail_text.criteria_lines(
+            breakdown, {}, width, show_weights=False, textured=textured
+        )
         return Content("\n").join(lines)
 
     def on_mount(self) -> None:

@@ -28,6 +28,7 @@ from screen_analysis.api.models import Analysis, AnalysisItem
 from screen_analysis.safe_text import clean
 from screen_analysis.state import LayoutPreferences
 from screen_analysis.tui.project_book import KnownProject
+from screen_analysis.tui.themes import low_colour
 from screen_analysis.tui.widgets import detail_text
 from screen_analysis.tui.widgets.screen_image import ImagePreviews, ScreenImage
 
@@ -182,7 +183,8 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
         return str(self.border_title) if isinstance(self.item, Analysis) else ""
 
     def _scores(self, width: int) -> Content:
-        return detail_text.scores(self.item, self.project, width)
+        textured = low_colour(self.app)
+        return detail_text.scores(self.item, self.project, width, textured=textured)
 
     def _rest(self, width: int) -> Content:
         return detail_text.rest(self.item, self.project, self._address(), width)

@@ -1,8 +1,9 @@
 """Labelled horizontal bars, one a line, with the number at the end of each and, when the
 rows have one, a second number in a column of its own (a criterion's weight).
 
-Reads without colour: the bar's length and the numbers say it all; colours come from the
-theme through component classes. Labels are shown literally (never parsed as markup). The
+Reads without colour: the bar's length and the numbers say it all (in 16 colours and under
+NO_COLOR a score's bar is also shaded by its tier); colours come from the theme through
+component classes. Labels are shown literally (never parsed as markup). The
 numbers are right-aligned in their columns; an optional heading names the columns.
 """
 
@@ -16,9 +17,11 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from screen_analysis.safe_text import clean
-from screen_analysis.tui.widgets.score_bar import bar_cells
+from screen_analysis.tui.themes import low_colour
+from screen_analysis.tui.widgets.score_bar import PLAIN_TEXTURE, bar_cells, score_tier, texture
 
 EMPTY_MESSAGE = "No completed analyses in this view."
+SCORE_TONES = frozenset({"good", "fair", "poor", "weak"})  # rows whose value is a score
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,7 @@ class BarRows(Widget):
         label_style = self.get_visual_style("bar-rows--label")
         track_style = self.get_visual_style("bar-rows--track")
         value_style = self.get_visual_style("bar-rows--value")
+        textured = low_colour(self.app)
         lines = []
         if heading is not None:
             text = (
@@ -141,7 +145,10 @@ class BarRows(Widget):
             if len(label) > label_width:
                 label = label[: label_width - 1] + "…"
             percent = None if row.value is None or row.scale <= 0 else row.value / row.scale * 100
-            filled, empty = bar_cells(percent, bar_width)
+            fill = None
+            if textured:
+                fill = texture(score_tier(percent)) if row.tone in SCORE_TONES else PLAIN_TEXTURE
+            filled, empty = bar_cells(percent, bar_width, fill)
             cells = [(filled, self.get_visual_style(tone))] if filled else []
             cells.append((empty, track_style))
             extra = " " * 2 + row.extra.rjust(extra_width) if extra_width else ""

@@ -28,7 +28,7 @@ from screen_analysis.tui.formatting import (
     status_word,
 )
 from screen_analysis.tui.project_book import KnownProject
-from screen_analysis.tui.widgets.score_bar import bar_cells, score_tier
+from screen_analysis.tui.widgets.score_bar import bar_cells, score_tier, texture
 
 NAME_CELLS = 18  # the longest title, "CTA effectiveness", and a space
 VALUE_CELLS = 5
@@ -93,19 +93,27 @@ def head(item: AnalysisItem | None, *, with_label: bool = True) -> Content:
 
 
 def criterion_line(
-    title: str, value: object, weight: str | None, width: int, *, weights: bool = True
+    title: str,
+    value: object,
+    weight: str | None,
+    width: int,
+    *,
+    weights: bool = True,
+    textured: bool = False,
 ) -> Content:
     """Name, bar, the value as sent (bar clamped to 0–100) and, with `weights`, the weight
     (already formatted for its column); one line of `width` cells (the bar takes what the
-    rest leaves)."""
+    rest leaves). `textured`: the bar's shade tells its tier (16 colours, NO_COLOR)."""
     score = number(value)
     fixed = NAME_CELLS + VALUE_CELLS + (WEIGHT_CELLS if weights else 0)
     room = width - fixed
-    filled, empty = bar_cells(score, room if room >= MIN_BAR_CELLS else 0)
+    tier = score_tier(score)
+    fill = texture(tier) if textured else None
+    filled, empty = bar_cells(score, room if room >= MIN_BAR_CELLS else 0, fill)
     shown = DASH if score is None else format_score(score)
     parts = [
         Content(title[: NAME_CELLS - 1].ljust(NAME_CELLS)),
-        Content.styled(filled, TIER_STYLE[score_tier(score)]),
+        Content.styled(filled, TIER_STYLE[tier]),
         Content.styled(empty, "$score-bar-empty"),
         Content(shown.rjust(VALUE_CELLS)),
     ]
@@ -121,9 +129,10 @@ def criteria_lines(
     width: int,
     *,
     show_weights: bool = True,
+    textured: bool = False,
 ) -> Iterator[Content]:
     """One line per documented criterion, the weights with the same decimals down the
-    column ("0.15", "0.20")."""
+    column ("0.15", "0.20"); `textured` as for `criterion_line`."""
     values = [number(weights.get(criterion.value)) for criterion in CRITERIA]
     shown = format_weights(values)
     for criterion, value, text in zip(CRITERIA, values, shown, strict=True):
@@ -133,16 +142,20 @@ def criteria_lines(
             None if value is None else text,
             width,
             weights=show_weights,
+            textured=textured,
         )
 
 
-def scores(item: AnalysisItem | None, known: KnownProject | None, width: int) -> Content:
-    """The score per criterion (bars sized to `width`), when the analysis has scores."""
+def scores(
+    item: AnalysisItem | None, known: KnownProject | None, width: int, *, textured: bool = False
+) -> Content:
+    """The score per criterion (bars sized to `width`, `textured` as for `criterion_line`),
+    when the analysis has scores."""
     if not isinstance(item, Analysis):
         return Content("")
     if item.breakdown is None and item.known_status is not AnalysisStatus.COMPLETED:
         return Content("")
-    return _join(_scores(item, known, width))
+    return _join(_scores(item, known, width, textured))
 
 
 def rest(
@@ -176,7 +189,9 @@ def body(
     return _join([Content(""), top, rest(item, known, image_address, width)])
 
 
-def _scores(item: Analysis, known: KnownProject | None, width: int) -> list[Content]:
+def _scores(
+    item: Analysis, known: KnownProject | None, width: int, textured: bool
+) -> list[Content]:
     breakdown: Mapping[str, object] = item.breakdown or {}
     weights: Mapping[str, object] = {}
     if known is not None and known.project is not None:
@@ -190,7 +205,7 @@ def _scores(item: Analysis, known: KnownProject | None, width: int) -> list[Cont
     return [
         *_section("Scores"),
         Content(weights_note(known)),
-        *criteria_lines(breakdown, weights, width),
+        *criteria_lines(breakdown, weights, width, textured=textured),
         *extra,
     ]
 

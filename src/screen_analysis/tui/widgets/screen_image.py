@@ -4,7 +4,7 @@ Given an analysis (or None) with `show`. Only the analysis the cursor settles on
 fetched: the load waits `SETTLE_S` in an exclusive worker, so moving on cancels it (a held
 key through 200 rows fetches once, at the row where it stops), and a fetch for an analysis
 no longer shown is cancelled the same way. A failure is one line in place of the image,
-remembered so it is not asked for again in a loop.
+remembered so it is not asked for again in a loop; with images off, the line says why.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ class ScreenImage(Widget):
         width: 1fr;
         height: 1fr;
         align: center top;
-        & > .screen-image--note { color: $foreground-muted; width: 1fr; height: 1; }
+        & > .screen-image--note { color: $foreground-muted; width: 1fr; height: auto; }
     }
     """
 
@@ -152,7 +152,11 @@ class ScreenImage(Widget):
     def _request(self) -> None:
         previews = self.previews
         if previews is None or previews.pipeline is None or not previews.graphics.enabled:
-            self.display = False
+            # Images off: the one line that says why and what draws them, where they would be.
+            why = previews.graphics.reason if previews is not None else ""
+            self.display = bool(why) and self._item is not None
+            self.styles.height = "auto"  # the line, not the picture's rows
+            self._note(why)
             return
         self.display = self._item is not None
         if self._item is None or not self._item.image_url:

@@ -72,7 +72,8 @@ class AnalysisActions:
         """The analysis's image full screen, its scores beside it."""
         previews = self._previews
         if previews is None or not previews.graphics.enabled:
-            self._host.say("Images are off; start with --images auto (or halfcell).", "warning")
+            why = previews.graphics.reason if previews is not None else ""
+            self._host.say(why or "Images are off.", "warning")
             return
         from screen_analysis.tui.screens.image_view import ImageView
 
