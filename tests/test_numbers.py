@@ -6,20 +6,17 @@ from decimal import Decimal
 
 import pytest
 
+from screen_analysis import numbers
 from screen_analysis.numbers import (
     DASH,
     count_of,
     format_count,
-    format_delta,
     format_mean,
     format_percent,
     format_score,
     format_weights,
-    left_out,
     nice_step,
     nice_top,
-    scientific,
-    sparkline,
 )
 
 
@@ -70,10 +67,11 @@ def test_a_number_of_10_to_the_15_or_more_reads_in_scientific_notation() -> None
     assert format_score(10**15) == "1e15" and format_score(-4853140178864397) == "-4.853e15"
     assert format_score(1e308) == "1e308" and format_mean(-1e308) == "-1e308"
     assert format_mean(6.666666666666667e307) == "6.667e307"
-    assert scientific(15 * 10**399) == "1.5e400"  # an integer no float holds
+    assert numbers.scientific(15 * 10**399) == "1.5e400"  # an integer no float holds
 
 
 def test_signed_differences_read_without_colour() -> None:
+    format_delta = numbers.format_delta
     assert format_delta(12) == "▲ +12" and format_delta(-5) == "▼ −5" and format_delta(0) == "= 0"
     assert format_delta(2.5) == "▲ +2.5" and format_delta(None) == DASH
     assert format_delta(-8.0, decimals=1) == "▼ −8.0" and format_delta(0.04, 1) == "= 0.0"
@@ -82,6 +80,7 @@ def test_signed_differences_read_without_colour() -> None:
 
 
 def test_what_was_left_out_is_said_one_way() -> None:
+    left_out = numbers.left_out
     outside = ("score outside 0–100", "scores outside 0–100")
     odd = ("score that is odd", "scores that are odd")
     assert left_out([(0, outside)]) == ""
@@ -95,6 +94,7 @@ def test_what_was_left_out_is_said_one_way() -> None:
 
 
 def test_a_sparkline_reads_without_colour() -> None:
+    sparkline = numbers.sparkline
     assert sparkline([50, 60, None, 90, 100], 50, 100) == "▁▂·▇█"
     assert sparkline([10, 200], 50, 100) == "▁█"  # beyond the scale: at its ends
     assert sparkline([70, 70], 70, 70) == "▅▅"  # no span: the middle

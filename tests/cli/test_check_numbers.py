@@ -19,7 +19,6 @@ from tests.support.scripted_server import Reply, ScriptedServer, analysis
 
 from screen_analysis.cli.check import command
 from screen_analysis.demo.runner import DemoServer
-from screen_analysis.gate import LOWEST_SHOWN
 
 KEY = "sk-test-not-a-real-key-0000"
 FAILING = ("check", "--min-score", "90", "--min", "cta_effectiveness=90", "--max-failed", "1")
@@ -133,6 +132,8 @@ def lowest_lines(table: str) -> list[list[str]]:
 
 
 def test_the_lowest_analyses_line_up_and_every_format_names_as_many(server, invoke) -> None:
+    from screen_analysis.gate import LOWEST_SHOWN
+
     table = invoke(*FAILING, "--min-count", "1")
     assert table.exit_code == 6
     groups = lowest_lines(table.stdout)

@@ -28,7 +28,6 @@ from screen_analysis.gate import (
     result_document,
 )
 from screen_analysis.gate.document import DOCUMENT_VERSION
-from screen_analysis.gate.evaluate import compared, format_number, format_tenths
 from screen_analysis.insight import collect_overview
 from screen_analysis.secret import SecretStr
 
@@ -67,6 +66,8 @@ def judged(items, scope=None, window=None, **flags):
 
 
 def test_numbers_read_as_given_and_compared_values_at_their_one_decimal() -> None:
+    from screen_analysis.gate.evaluate import compared, format_number, format_tenths
+
     assert format_number(70) == "70" and format_number(70.0) == "70"
     assert format_number(4638) == "4,638" and format_number(59.95) == "59.95"
     assert format_number(-1.25) == "−1.25" and format_number(1e308) == "1e308"
