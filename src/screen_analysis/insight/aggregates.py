@@ -262,13 +262,7 @@ class OverviewBuilder:
             if self._failures.wants(when):
                 self._failures.add(_ref(item, None))
         if self._projects is not None:
-            self._projects.add(
-                item.project_id,
-                failed=status is _FAILED,
-                score=score,
-                in_range=in_range,
-                created=created,
-            )
+            self._projects.add(item.project_id, status is _FAILED, score, in_range, created)
 
     def _completed(self, item: Analysis, created: datetime | None) -> tuple[float | None, bool]:
         """Count a completed analysis; its finite score (None: none) and whether it lies

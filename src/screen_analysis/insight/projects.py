@@ -90,11 +90,11 @@ class ProjectTally:
     def add(
         self,
         project_id: str | None,
-        *,
         failed: bool,
         score: float | None,
         in_range: bool,
         created: datetime | None,
+        /,
     ) -> None:
         """Count one analysis: `score` is its finite score (None: none), `in_range` whether
         it lies within 0–100 (only those enter the weekly means, as in the timeline)."""
