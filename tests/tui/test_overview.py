@@ -378,3 +378,22 @@ async def test_all_projects_show_each_projects_trend(
     assert re.search(r"[▁▂▃▄▅▆▇█·]{8}\s+▲ \+\d+\.\d$", rows["Acme Checkout"])
     assert re.search(r"[▁▂▃▄▅▆▇█·]{8}\s+▼ −\d+\.\d$", rows["Lumen Banking"])
     assert "Change: the last 4 weeks' mean against the 4 before." in note
+
+
+async def test_a_wide_mean_keeps_the_table_of_projects_in_columns() -> None:
+    from screen_analysis.insight.aggregates import OverviewBuilder
+    from screen_analysis.tui.widgets.project_trends import ProjectTrends
+
+    from ..insight.test_aggregates import analysis
+    from .test_widgets_alone import Alone
+
+    builder = OverviewBuilder(by_project=True)
+    wide = analysis(1, score=1e308, project_id="proj_a")
+    builder.add_page([wide, analysis(2, project_id="proj_b")])
+    trends = ProjectTrends()
+    async with Alone(trends).run_test(size=(100, 12)):
+        trends.table = builder.result().projects
+        lines = str(trends.render()).splitlines()[:3]
+    ends = {line.index("%") for line in lines[1:]}
+    assert len(ends) == 1 and lines[0].index("Failed") + len("Failed") == ends.pop() + 1
+    assert "1e308" in lines[1] and "70.0" in lines[2]

@@ -92,22 +92,36 @@ def head(item: AnalysisItem | None, *, with_label: bool = True) -> Content:
     return Content.assemble(label, NL, status)
 
 
+def shown_value(value: object) -> str:
+    """A criterion's value as its line shows it ("—" when it is not a number)."""
+    score = number(value)
+    return DASH if score is None else format_score(score)
+
+
 def criterion_line(
-    title: str, value: object, weight: str | None, width: int, *, weights: bool = True
+    title: str,
+    value: object,
+    weight: str | None,
+    width: int,
+    *,
+    weights: bool = True,
+    value_cells: int = VALUE_CELLS,
 ) -> Content:
     """Name, bar, the value as sent (bar clamped to 0–100) and, with `weights`, the weight
     (already formatted for its column); one line of `width` cells (the bar takes what the
-    rest leaves)."""
+    rest leaves). The value keeps a space before it however wide it is ("1e308"), so it
+    never runs into the bar; `value_cells` lines a column of values up."""
     score = number(value)
-    fixed = NAME_CELLS + VALUE_CELLS + (WEIGHT_CELLS if weights else 0)
+    shown = shown_value(value)
+    value_cells = max(value_cells, len(shown) + 1)
+    fixed = NAME_CELLS + value_cells + (WEIGHT_CELLS if weights else 0)
     room = width - fixed
     filled, empty = bar_cells(score, room if room >= MIN_BAR_CELLS else 0)
-    shown = DASH if score is None else format_score(score)
     parts = [
         Content(title[: NAME_CELLS - 1].ljust(NAME_CELLS)),
         Content.styled(filled, TIER_STYLE[score_tier(score)]),
         Content.styled(empty, "$score-bar-empty"),
-        Content(shown.rjust(VALUE_CELLS)),
+        Content(shown.rjust(value_cells)),
     ]
     if weights:
         text = "" if not weight else f"w {weight}"
@@ -126,6 +140,7 @@ def criteria_lines(
     column ("0.15", "0.20")."""
     values = [number(weights.get(criterion.value)) for criterion in CRITERIA]
     shown = format_weights(values)
+    widest = max(len(shown_value(breakdown.get(c.value))) for c in CRITERIA)
     for criterion, value, text in zip(CRITERIA, values, shown, strict=True):
         yield criterion_line(
             criterion.title,
@@ -133,6 +148,7 @@ def criteria_lines(
             None if value is None else text,
             width,
             weights=show_weights,
+            value_cells=max(VALUE_CELLS, widest + 1),
         )
 
 

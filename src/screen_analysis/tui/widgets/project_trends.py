@@ -89,19 +89,25 @@ class ProjectTrends(Widget):
         tones = {tone: self.get_visual_style(f"project-trends--{tone}") for tone in ("up", "down")}
         note = Content(trend_note(table))
 
+        # Each column as wide as its widest value (a mean of 6.667e307 too), two apart.
+        sizes = [
+            max(size, *(len(numbers[index]) for _, numbers, _ in rows))
+            for index, (_, size) in enumerate(COLUMNS)
+        ]
+
         def build(width: int) -> list[Content]:
-            fixed = sum(size + 2 for _, size in COLUMNS)
+            fixed = sum(size + 2 for size in sizes)
             longest = max((cell_len(name) for name, _, _ in rows), default=0)
             name_width = max(MIN_NAME, min(longest, width - fixed))
             head = f"{'Project':<{name_width}}" + "".join(
                 f"  {title:<{size}}" if title == "Weeks" else f"  {title:>{size}}"
-                for title, size in COLUMNS
+                for (title, _), size in zip(COLUMNS, sizes, strict=True)
             )
             lines = [Content(head).stylize(heading, 0, len(head))]
             for name, numbers, tone in rows:
                 text = end_ellipsis(name, name_width)
                 cells = [text + " " * (name_width - cell_len(text))]
-                for (title, size), value in zip(COLUMNS, numbers, strict=True):
+                for (title, _), size, value in zip(COLUMNS, sizes, numbers, strict=True):
                     cells.append(f"  {value:<{size}}" if title == "Weeks" else f"  {value:>{size}}")
                 line = Content("".join(cells))
                 if tone:
