@@ -58,8 +58,9 @@ async def bare_walk(client: ScreenAnalysisClient) -> int:
 
 
 async def overview_walk(client: ScreenAnalysisClient) -> TimedBuilder:
-    """Every page into the aggregates (all projects)."""
-    builder = TimedBuilder()
+    """Every page into the aggregates (all projects, with a row per project, as the app and
+    the report build it)."""
+    builder = TimedBuilder(by_project=True)
     await fill(client, builder)
     builder.result()
     return builder

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
+from screen_analysis import numbers
 from screen_analysis.numbers import (
     DASH,
     count_of,
@@ -28,7 +31,7 @@ def test_counts_have_a_thousands_separator() -> None:
 def test_a_score_reads_as_sent_and_a_mean_always_has_one_decimal() -> None:
     assert format_score(55) == "55" and format_score(55.0) == "55" and format_score(55.5) == "55.5"
     assert format_score(None) == DASH and format_score(True) == DASH
-    assert format_score(10**400) == str(10**400)  # no float overflow
+    assert format_score(10**400) == "1e400"  # no float overflow, and no 401 digits
     assert format_mean(55) == "55.0" and format_mean(61.66) == "61.7"
     assert format_mean(None) == DASH and format_mean(float("nan")) == DASH
 
@@ -57,3 +60,41 @@ def test_percent() -> None:
 def test_axis_steps_are_round(span: float, most: int, whole: bool, step: float) -> None:
     assert nice_step(span, most, whole=whole) == step
     assert nice_top(201) >= 201
+
+
+def test_a_number_of_10_to_the_15_or_more_reads_in_scientific_notation() -> None:
+    assert format_score(999_999_999_999_999) == "999999999999999"
+    assert format_score(10**15) == "1e15" and format_score(-4853140178864397) == "-4.853e15"
+    assert format_score(1e308) == "1e308" and format_mean(-1e308) == "-1e308"
+    assert format_mean(6.666666666666667e307) == "6.667e307"
+    assert numbers.scientific(15 * 10**399) == "1.5e400"  # an integer no float holds
+
+
+def test_signed_differences_read_without_colour() -> None:
+    format_delta = numbers.format_delta
+    assert format_delta(12) == "▲ +12" and format_delta(-5) == "▼ −5" and format_delta(0) == "= 0"
+    assert format_delta(2.5) == "▲ +2.5" and format_delta(None) == DASH
+    assert format_delta(-8.0, decimals=1) == "▼ −8.0" and format_delta(0.04, 1) == "= 0.0"
+    assert format_delta(Decimal("1e308") * 2) == "▲ +2e308" and format_delta(10**400) == "▲ +1e400"
+    assert format_delta(float("inf")) == DASH
+
+
+def test_what_was_left_out_is_said_one_way() -> None:
+    left_out = numbers.left_out
+    outside = ("score outside 0–100", "scores outside 0–100")
+    odd = ("score that is odd", "scores that are odd")
+    assert left_out([(0, outside)]) == ""
+    assert left_out([(1, outside)]) == "1 score outside 0–100 left out"
+    assert left_out([(2, outside), (1, odd)], "the mean") == (
+        "2 scores outside 0–100 and 1 score that is odd left out of the mean"
+    )
+    assert left_out([(1_200, outside), (0, odd), (3, odd)]) == (
+        "1,200 scores outside 0–100 and 3 scores that are odd left out"
+    )
+
+
+def test_a_sparkline_reads_without_colour() -> None:
+    sparkline = numbers.sparkline
+    assert sparkline([50, 60, None, 90, 100], 50, 100) == "▁▂·▇█"
+    assert sparkline([10, 200], 50, 100) == "▁█"  # beyond the scale: at its ends
+    assert sparkline([70, 70], 70, 70) == "▅▅"  # no span: the middle

@@ -3,16 +3,28 @@
 One rule each: a count has a thousands separator ("5,097"); a score of one analysis reads
 as sent ("55", or "55.5" for a fractional one); a mean always has one decimal ("55.0"), so
 a column of means lines up; weights in a column share their number of decimals ("0.15",
-"0.20"). A missing value is a dash.
+"0.20"). A score or mean of 10¹⁵ or more (either sign) reads in short scientific notation
+("1e308", "-4.853e15"), so no number is wider than a column can hold. A missing value is a
+dash. Values a view leaves out are counted in one wording (`left_out`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
 
 DASH = "—"
+MINUS = "−"  # U+2212: a real minus sign, as wide as the plus, in signed differences
 MAX_WEIGHT_DECIMALS = 3
+HUGE = 10**15  # from here on a score or a mean reads in scientific notation
+SIGNIFICANT = 4  # digits of a number in scientific notation
+SPARKS = "▁▂▃▄▅▆▇█"
+NO_SPARK = "·"  # a step of a sparkline without a value
+
+Reason = tuple[str, str]
+"""What was left out and why, in the singular and the plural: ("score outside 0–100",
+"scores outside 0–100")."""
 
 
 def _number(value: object) -> float | None:
@@ -20,6 +32,13 @@ def _number(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     return float(value) if math.isfinite(value) else None
+
+
+def _finite(value: float | Decimal) -> bool:
+    """Whether `value` is finite (an int of any size is; `math.isfinite` would overflow)."""
+    if isinstance(value, int):
+        return True
+    return value.is_finite() if isinstance(value, Decimal) else math.isfinite(value)
 
 
 def format_count(value: int | None) -> str:
@@ -34,22 +53,80 @@ def count_of(value: int, singular: str, plural: str | None = None) -> str:
     return f"{format_count(value)} {noun}"
 
 
+def scientific(value: float | Decimal) -> str:
+    """`value` in short scientific notation: "1e308", "-4.853e15", "1.5e400" (an integer
+    beyond a float's range too: Decimal formats any integer)."""
+    mantissa, _, exponent = f"{Decimal(value):.{SIGNIFICANT - 1}e}".partition("e")
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa}e{int(exponent)}"
+
+
 def format_score(score: float | None) -> str:
-    """One analysis's score as sent: an integer without decimals, others to one place."""
+    """One analysis's score as sent: an integer without decimals, others to one place; from
+    10¹⁵ on in scientific notation."""
     if isinstance(score, bool) or score is None:
         return DASH
-    if isinstance(score, int):
-        return str(score)  # exact, and no float overflow for an integer beyond 1e308
+    if isinstance(score, int):  # exact, and no float overflow for an integer beyond 1e308
+        return scientific(score) if abs(score) >= HUGE else str(score)
     number = _number(score)
     if number is None:
         return DASH
+    if abs(number) >= HUGE:
+        return scientific(number)
     return str(int(number)) if number.is_integer() else f"{number:.1f}"
 
 
 def format_mean(value: float | None) -> str:
-    """A mean (of scores, of a criterion) to one decimal, always: "55.0", "61.7"."""
+    """A mean (of scores, of a criterion) to one decimal, always: "55.0", "61.7"; from 10¹⁵
+    on in scientific notation."""
     number = _number(value)
-    return DASH if number is None else f"{number:.1f}"
+    if number is None:
+        return DASH
+    return scientific(number) if abs(number) >= HUGE else f"{number:.1f}"
+
+
+def format_delta(delta: float | Decimal | None, decimals: int | None = None) -> str:
+    """A signed difference, readable without colour: "▲ +12", "▼ −5", "= 0" (`decimals`:
+    always that many, "▼ −8.0", as for means); from 10¹⁵ on in scientific notation; — when
+    a side is missing."""
+    if delta is None or not _finite(delta):
+        return DASH
+    size = -delta if delta < 0 else delta
+    if size >= HUGE:
+        text = scientific(size)
+    elif decimals is not None:
+        text = f"{size:.{decimals}f}"
+    else:
+        text = f"{size:.0f}" if float(size).is_integer() else f"{size:.1f}"
+    if not any(digit in text for digit in "123456789"):
+        return f"= {text}"
+    return f"▲ +{text}" if delta > 0 else f"▼ {MINUS}{text}"
+
+
+def left_out(parts: Iterable[tuple[int, Reason]], of: str = "") -> str:
+    """The one wording of values a view, a report or a chart does not show: "2 scores outside
+    0–100 and 1 score beyond ±1.8e308 or not a number left out" (`of`: "… left out of the
+    mean"); "" when nothing was."""
+    said = [f"{format_count(n)} {reason[0] if n == 1 else reason[1]}" for n, reason in parts if n]
+    if not said:
+        return ""
+    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return f"{listed} left out" + (f" of {of}" if of else "")
+
+
+def sparkline(values: Sequence[float | None], low: float, high: float) -> str:
+    """One block per value on the scale `low`–`high` ("▁▃▅█"), `·` where there is none:
+    a trend that reads without colour."""
+    span = high - low
+    marks = []
+    for value in values:
+        if value is None or not math.isfinite(value):
+            marks.append(NO_SPARK)
+            continue
+        share = (min(max(value, low), high) - low) / span if span > 0 else 0.5
+        marks.append(SPARKS[min(len(SPARKS) - 1, int(share * len(SPARKS)))])
+    return "".join(marks)
 
 
 def format_percent(part: int, whole: int) -> str:

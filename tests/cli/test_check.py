@@ -14,6 +14,7 @@ from tests.conftest import DEMO_NOW, demo_config
 from screen_analysis.api.models import CRITERIA
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.demo.store import iter_all
+from screen_analysis.gate.evaluate import compared
 
 NO_WAIT = "--no-wait"
 
@@ -85,6 +86,11 @@ def test_a_failing_gate_exits_6_and_names_the_lowest(server, invoke) -> None:
     assert "✗ FAIL" in next(line for line in lines if "completed analyses" in line)
 
 
+def shown_drop(before: float, now: float) -> float:
+    """A drop as the gate judges it: both means rounded half up to one decimal first."""
+    return float(compared(before) - compared(now))
+
+
 def test_the_baseline_round_trip_reports_the_drop_per_criterion(
     server, invoke, tmp_path: Path
 ) -> None:
@@ -114,11 +120,12 @@ def test_the_baseline_round_trip_reports_the_drop_per_criterion(
     now = means(server, project, since)
     drops = {a["id"]: a for a in document["assertions"]}
     assert set(drops) == {"max-drop", *(f"max-drop:{c.value}" for c in CRITERIA)}
-    assert drops["max-drop"]["value"] == pytest.approx(before["score"] - now["score"], abs=1e-3)
+    # Judged at the precision shown: each mean to one decimal, then the difference.
+    assert drops["max-drop"]["value"] == shown_drop(before["score"], now["score"])
     for criterion in CRITERIA:
         drop = drops[f"max-drop:{criterion.value}"]
-        expected = before[criterion.value] - now[criterion.value]
-        assert drop["value"] == pytest.approx(expected, abs=1e-3)
+        expected = shown_drop(before[criterion.value], now[criterion.value])
+        assert drop["value"] == expected
         assert drop["passed"] is (expected <= 0)
     assert drops["max-drop"]["value"] > 0 and document["passed"] is False
     assert document["baseline"]["source"] == str(baseline)

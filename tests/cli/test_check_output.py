@@ -25,7 +25,8 @@ KEY = "sk-test-not-a-real-key-0000"
 INJECTION = "line\n::error title=pwned::injected%0A::warning::x\r::add-mask::y"
 MARKUP = '</testcase>]]><![CDATA[ & "q" <script>alert(1)</script>'
 MARKDOWN = "| **bold** _it_ [link](javascript:alert(1)) @octocat https://evil.example `tick`"
-# Lowest first: the table names three under each failed assertion, JUnit five.
+# Every output names the three lowest under a failed assertion: the mean score's are the
+# first three, cta_effectiveness's the last three, so each label is named somewhere.
 HOSTILE_LABELS = ("lone \ud800 surrogate", "ctl" + CONTROL, INJECTION, MARKUP, MARKDOWN)
 
 
@@ -48,7 +49,7 @@ def server(against) -> Iterator[DemoServer]:
 def hostile_page() -> list[object]:
     low = {"visual_clarity": 1, "visual_hierarchy": 1, "color_contrast": 1}
     rows: list[object] = [
-        analysis(n, label=label, score=n - 100, breakdown={**low, "cta_effectiveness": n - 100})
+        analysis(n, label=label, score=n - 100, breakdown={**low, "cta_effectiveness": -n})
         for n, label in enumerate(HOSTILE_LABELS, start=1)
     ]
     rows.append(
@@ -109,7 +110,8 @@ def test_github_annotates_each_failure_and_writes_the_summary(
     assert result.exit_code == 6
     errors = [line for line in result.stdout.splitlines() if line.startswith("::error ")]
     assert len(errors) == 3
-    assert errors[0].startswith("::error title=check%3A mean score ≥ 90::mean score is ")
+    assert errors[0].startswith("::error title=check%3A mean score ≥ 90::mean score ")
+    assert "is under 90 (" in errors[0]
     text = summary.read_text()
     assert text.startswith("earlier step\n## ❌ check&#58; 3 of 3 assertions failed")
     assert text.count("❌ **fail**") == 3

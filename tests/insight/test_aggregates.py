@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import UTC, datetime
+from fractions import Fraction
 
 import pytest
 
@@ -95,7 +96,76 @@ def test_hostile_numbers_are_not_scores() -> None:
     )
     result = builder.result()
     assert result.seen == 4 and result.scored == 1 and result.out_of_range == 1
+    assert result.not_finite == 2 and result.criteria_not_finite == 1  # counted, and said:
+    assert result.mean_left_out() == "2 scores beyond ±1.8e308 or not numbers left out"
+    assert result.chart_left_out() == (
+        "1 score outside 0–100 and 2 scores beyond ±1.8e308 or not numbers left out"
+    )
     assert dict(result.status_counts)["exploded"] == 1
+
+
+def test_scores_outside_0_to_100_count_in_the_mean_not_in_the_charts() -> None:
+    builder = OverviewBuilder()
+    scores = [250, -3, 50, 60, None]
+    builder.add_page([analysis(n, score=s) for n, s in enumerate(scores)])
+    result = builder.result()
+    assert result.scored == 4 and result.out_of_range == 2 and result.no_score == 1
+    assert result.avg_score == 89.3  # (250 − 3 + 50 + 60) / 4, half up
+    assert sum(result.histogram) == 2 and sum(p.count for p in result.timeline.points) == 2
+    assert result.chart_left_out() == (
+        "2 scores outside 0–100 and 1 completed analysis without a score left out"
+    )
+    assert result.mean_left_out() == "1 completed analysis without a score left out"
+
+
+@pytest.mark.parametrize(
+    "scores",
+    [[1e308, 1e308], [1e308, 50, -1e308, 60], [-1e308, 60, 1e308, 50], [10**300, 1, -(10**300)]],
+)
+def test_huge_scores_give_exact_means(scores: list[float]) -> None:
+    builder = OverviewBuilder()
+    items = [analysis(n, score=s, breakdown={"visual_clarity": s}) for n, s in enumerate(scores)]
+    builder.add_page(items)
+    result = builder.result()  # no InvalidOperation, no overflow to infinity
+    exact = sum((Fraction(s) for s in scores), Fraction(0)) / len(scores)
+    assert result.mean_score == float(exact)
+    assert result.avg_score is not None and abs(result.avg_score - float(exact)) <= max(
+        0.05, float(exact) * 1e-15
+    )
+    assert result.criteria[0].mean == float(exact)
+
+
+async def test_all_projects_carry_each_projects_trend(demo_now: datetime) -> None:
+    config = DemoConfig(analyses=5000, seed=42, now=demo_now)
+    with DemoServer(config) as server:
+        improving, declining = server.store.projects()[:2]
+        async with client_for(server) as client:
+            everything = await collect_overview(client)
+            one = await collect_overview(client, project_id=improving.id)
+        ids = {p.id for p in server.store.projects()}
+        stats = server.store.get_project(improving.id)
+    table = everything.projects
+    assert table is not None and one.projects is None
+    rows = {row.project_id: row for row in table.rows}
+    assert set(rows) == ids
+    assert sum(row.analyses for row in table.rows) == everything.seen
+    up, down = rows[improving.id], rows[declining.id]
+    assert up.change is not None and up.change > 8
+    assert down.change is not None and down.change < -5
+    steady = [row.change for pid, row in rows.items() if pid not in (improving.id, declining.id)]
+    assert all(change is not None and abs(change) < 4 for change in steady)
+    assert len(up.weeks) == 8 and up.weeks[-1] == max(w for w in up.weeks if w is not None)
+    assert stats is not None and up.avg_score == stats["avg_score"]
+    assert table.left_out == ""
+
+
+def test_a_table_of_projects_is_bounded_and_says_what_it_leaves_out() -> None:
+    builder = OverviewBuilder(by_project=True)
+    for n in range(30):
+        builder.add(analysis(n, project_id=f"proj_{n % 15:02d}"))
+    table = builder.result().projects
+    assert table is not None and len(table.rows) == 12
+    assert table.left_out == "3 projects with fewer analyses left out"
 
 
 def test_since_leaves_older_analyses_out() -> None:

@@ -32,3 +32,15 @@ def test_missing_and_hostile_scores() -> None:
     assert all(c.delta is None for c in result.criteria)
     assert result.only_b == ("<b>x</b>",)
     assert format_delta(0) == "= 0" and format_delta(2.5) == "▲ +2.5"
+
+
+def test_huge_differences_are_exact_and_what_is_left_out_is_said() -> None:
+    a = make(-1e308, {"visual_clarity": -(10**300), "color_contrast": 10**400}, [])
+    b = make(1e308, {"visual_clarity": 10**308, "color_contrast": 5}, [])
+    result = compare(a, b)
+    assert format_delta(result.overall.delta) == "▲ +2e308"  # not +inf
+    clarity = next(c for c in result.criteria if c.name == "Visual clarity")
+    assert clarity.delta == 10**308 + 10**300 and format_delta(clarity.delta) == "▲ +1e308"
+    assert result.not_finite == 1  # A's color_contrast: no float holds it
+    assert result.left_out() == "1 score beyond ±1.8e308 or not a number left out"
+    assert compare(b, b).left_out() == ""

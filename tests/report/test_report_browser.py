@@ -102,3 +102,56 @@ def test_hostile_server_text_never_runs(browser: Any, tmp_path: Path) -> None:
     assert seen["charts"] == 4
     assert f"<script>{CANARY}=1</script>" in seen["text"]  # shown as text
     assert f"</svg><script>{CANARY}=2</script><svg>" in seen["title"]
+
+
+# Each count beside a partial point ("n=16"), as the browser laid it out, against every
+# segment of the line in the same chart: the points where a segment enters its box.
+OVERLAPS = """() => {
+  const hits = [];
+  for (const svg of document.querySelectorAll("figure.chart svg")) {
+    const segments = [...svg.querySelectorAll("line.line")].map(l =>
+      ["x1", "y1", "x2", "y2"].map(a => parseFloat(l.getAttribute(a))));
+    for (const text of svg.querySelectorAll("text.value.partial")) {
+      const b = text.getBBox();
+      for (const [x1, y1, x2, y2] of segments) {
+        for (let i = 0; i <= 50; i++) {
+          const x = x1 + (x2 - x1) * i / 50, y = y1 + (y2 - y1) * i / 50;
+          if (x >= b.x && x <= b.x + b.width && y >= b.y && y <= b.y + b.height) {
+            hits.push(text.textContent + " at " + [x.toFixed(1), y.toFixed(1)]);
+            break;
+          }
+        }
+      }
+    }
+  }
+  return hits;
+}"""
+
+
+@pytest.fixture(scope="module")
+def stories() -> Iterator[DemoServer]:
+    from tests.conftest import demo_config
+
+    with DemoServer(demo_config(analyses=3000)) as server:
+        yield server
+
+
+def test_the_counts_of_partial_points_stay_clear_of_the_line(
+    browser: Any, stories: DemoServer, tmp_path: Path
+) -> None:
+    improving, declining = stories.store.projects()[:2]
+    for project in (improving, declining):
+        path = write_report(
+            stories.base_url,
+            stories.api_key,
+            tmp_path / f"{project.id}.html",
+            "--project-id",
+            project.id,
+        )
+        page = browser.new_page(viewport={"width": 1000, "height": 800})
+        page.goto(path.as_uri())
+        counts = page.locator("text.value.partial").count()
+        overlaps = page.evaluate(OVERLAPS)
+        page.locator("figure.chart").first.screenshot(path=str(tmp_path / f"{project.id}.png"))
+        page.close()
+        assert counts >= 1 and overlaps == [], (project.name, overlaps)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -116,3 +117,38 @@ def test_compare_snapshot(
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run)
+
+
+HUGE_A = {"visual_clarity": -4853140178864397, "color_contrast": 10**400, "cta_effectiveness": 1}
+HUGE_B = {"visual_clarity": 1e308, "color_contrast": 5, "cta_effectiveness": -48531401}
+
+
+@pytest.mark.parametrize("size", [(80, 24), (44, 24), (120, 40), (200, 50)])
+async def test_numbers_never_run_together(
+    tmp_path: Path, demo_server: DemoServer, size: tuple[int, int]
+) -> None:
+    """-48531401 beside 78864397 once read "-4853140178864397▲": the columns are sized to
+    their values, two spaces apart at least, and a cell cut to fit ends in …."""
+    a = Analysis.model_validate({"id": "ana_a", "score": -48531401, "breakdown": HUGE_A})
+    b = Analysis.model_validate({"id": "ana_b", "score": 78864397, "breakdown": HUGE_B})
+    app = make_app(tmp_path, connection_to(demo_server))
+    async with app.run_test(size=size) as pilot:
+        await settled(pilot)
+        screen = CompareScreen(a, b, image_slot=address_slot)
+        app.push_screen(screen)
+        await wait_until(pilot, lambda: bool(screen.query(DiffTable)))
+        table = screen.query_one(DiffTable)
+        await wait_until(pilot, lambda: bool(table.rows) and table.content_size.width > 0)
+        strips = table.render_lines(table.content_region.reset_offset)
+        lines = [strip.text.rstrip() for strip in strips if strip.text.strip()]
+        note = str(screen.query_one("#scores-note", Static).render())
+        width = table.content_size.width
+    assert len(lines) == 7 and all(len(line) <= width for line in lines), (width, lines)
+    for line in lines[1:]:
+        assert not re.search(r"[\d…][▲▼=]|\d-|[\d…]\d{9}", line), line
+        cells = re.split(r" {2,}", line.strip())
+        assert len(cells) == 4, line  # name, A, B and B − A, each apart
+    overall = re.split(r" {2,}", lines[1].strip())
+    if size[0] >= 80:
+        assert overall[1:] == ["-48531401", "78864397", "▲ +127395798"]
+    assert "1 score beyond ±1.8e308 or not a number left out (shown as —)" in note

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from screen_analysis.api.models import Analysis, AnalysisStatus, InvalidAnalysis, Project
 from screen_analysis.tui.project_book import KnownProject
 from screen_analysis.tui.widgets import detail_text
@@ -121,3 +123,20 @@ def test_an_image_elsewhere_names_its_host() -> None:
     assert detail_text.image_place(far, 200) == far
     assert detail_text.image_place("", 30) == "—"
     assert detail_text.image_place("data:image/png;base64," + "A" * 40, 12).count("…") == 1
+
+
+def test_a_wide_value_never_runs_into_its_bar() -> None:
+    """1e308 is five cells, as wide as the value column was: "██████1e308"."""
+    for value in (1e308, -4853140178864397, -48531401, 10**400):
+        for width in (40, 60):
+            line = detail_text.criterion_line("Visual clarity", value, None, width).plain
+            assert len(line) == width
+            assert re.search(r"[█▏▎▍▌▋▊▉·] +\S+$", line.rstrip()), line
+    lines = [
+        line.plain
+        for line in detail_text.criteria_lines(
+            {"visual_clarity": 1e308, "color_contrast": 50}, {}, 50
+        )
+    ]
+    ends = {len(line.rstrip()) for line in lines if line.rstrip()[-1].isdigit()}
+    assert len(ends) == 1, lines  # the values line up down the column

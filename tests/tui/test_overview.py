@@ -6,6 +6,7 @@ a refused key); snapshots at 80×24 and 120×40."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -298,3 +299,101 @@ async def test_a_refused_key_never_gets_the_caches_overview(tmp_path: Path) -> N
             await wait_until(pilot, lambda: screen.is_mounted and screen.has_class("-problem"))
             assert not screen.has_class("-offline") and screen.from_cache is None
             assert screen.overview is None
+
+
+def scores_script(scores: list[object]) -> Callable[[str, dict[str, str]], Any]:
+    """A server whose completed analyses of one project have these overall scores."""
+    from tests.support.scripted_server import Reply, analysis
+
+    items = [
+        analysis(n, score=s, created_at=f"2026-10-{1 + n % 28:02d}T12:00:00Z")
+        for n, s in enumerate(scores)
+    ]
+
+    def script(path: str, query: dict[str, str]) -> Any:
+        if path.startswith("/v1/projects/"):
+            return Reply.json({"id": "proj_scripted", "name": "Scripted"})
+        shown = [i for i in items if query.get("status") in (None, i["status"])]
+        return Reply.json({"data": shown, "next_cursor": None, "total": len(shown)})
+
+    return script
+
+
+async def read_scripted(tmp_path: Path, scores: list[object], project_id: str | None) -> dict:
+    """Open the overview of a scripted server's scores; what its parts say."""
+    from tests.support.scripted_server import ScriptedServer
+
+    from screen_analysis.secret import SecretStr
+
+    with ScriptedServer(scores_script(scores)) as server:
+        connection = Connection(server.base_url, SecretStr("k"), key_source="env")
+        app = make_app(tmp_path, connection, refresh_interval=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: app.client is not None)
+            screen = open_overview(app, project_id, {})
+            await wait_until(pilot, read(screen))
+            assert screen.overview is not None and screen.overview.complete
+            return {
+                part: str(screen.query_one(f"#{part}").render())
+                for part in ("summary", "histogram", "histogram-note", "timeline-note")
+            } | {"histogram": screen.query_one("#histogram", ColumnChart).render().plain}
+
+
+async def test_scores_outside_0_to_100_are_said_not_hidden(tmp_path: Path) -> None:
+    seen = await read_scripted(tmp_path, [28_038_687, 28_038_688, -4, 50, 60, 70], "proj_x")
+    assert "average 9346258.5 (6 scored)" in seen["summary"]  # the mean takes every score
+    assert seen["histogram-note"] == "3 scores outside 0–100 left out."
+    assert "3 scores outside 0–100 left out." in seen["timeline-note"]
+    only = await read_scripted(tmp_path, [28_038_687, 28_038_688], "proj_x")
+    assert "No completed analyses" not in only["histogram"]
+    assert only["histogram"] == "No score within 0–100 to draw: 2 scores outside 0–100 left out."
+
+
+async def test_huge_scores_are_read_to_the_end(tmp_path: Path) -> None:
+    """1e308 twice once stopped the overview at "3 of 3 read" (an InvalidOperation)."""
+    seen = await read_scripted(tmp_path, [1e308, 1e308, 50, 10**400], "proj_x")
+    assert "average 6.667e307 (3 scored)" in seen["summary"]
+    assert "1 score beyond ±1.8e308 or not a number left out of the average" in seen["summary"]
+
+
+async def test_all_projects_show_each_projects_trend(
+    tmp_path: Path, story_server: DemoServer
+) -> None:
+    app = make_app(tmp_path, connection_to(story_server), refresh_interval=0)
+    names = {p.id: p.name for p in story_server.store.projects()}
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        screen = open_overview(app, None, {})
+        await wait_until(pilot, read(screen))
+        panel = screen.query_one("#projects")
+        await wait_until(pilot, lambda: "Acme Checkout" in str(panel.render()))
+        lines = str(panel.render()).splitlines()
+        note = " ".join(lines)
+        assert screen.query_one("#projects-panel").display
+        single = open_overview(app, story_server.store.projects()[0].id, {})
+        await wait_until(pilot, read(single))
+        assert not single.query_one("#projects-panel").display
+    rows = {name: line for line in lines for name in names.values() if line.startswith(name)}
+    assert set(rows) == set(names.values())
+    assert re.search(r"[▁▂▃▄▅▆▇█·]{8}\s+▲ \+\d+\.\d$", rows["Acme Checkout"])
+    assert re.search(r"[▁▂▃▄▅▆▇█·]{8}\s+▼ −\d+\.\d$", rows["Lumen Banking"])
+    assert "Change: the last 4 weeks' mean against the 4 before." in note
+
+
+async def test_a_wide_mean_keeps_the_table_of_projects_in_columns() -> None:
+    from screen_analysis.insight.aggregates import OverviewBuilder
+    from screen_analysis.tui.widgets.project_trends import ProjectTrends
+
+    from ..insight.test_aggregates import analysis
+    from .test_widgets_alone import Alone
+
+    builder = OverviewBuilder(by_project=True)
+    wide = analysis(1, score=-4853140178864397, project_id="proj_a")
+    builder.add_page([wide, analysis(2, project_id="proj_b")])
+    trends = ProjectTrends()
+    async with Alone(trends).run_test(size=(100, 12)):
+        trends.table = builder.result().projects
+        lines = str(trends.render()).splitlines()[:3]
+    ends = {line.index("%") for line in lines[1:]}
+    assert len(ends) == 1 and lines[0].index("Failed") + len("Failed") == ends.pop() + 1
+    assert "-4.853e15" in lines[1] and "70.0" in lines[2]

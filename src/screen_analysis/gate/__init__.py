@@ -5,13 +5,21 @@ data (`spec`), one walk of the scope's pages measured with the overview's aggreg
 
 from screen_analysis.gate.document import DOCUMENT_VERSION, read_baseline, result_document
 from screen_analysis.gate.evaluate import GateResult, Verdict, evaluate, format_number
-from screen_analysis.gate.measure import Measured, Offender, ScopeCollector, Scores, measure
+from screen_analysis.gate.measure import (
+    LOWEST_SHOWN,
+    Measured,
+    Offender,
+    ScopeCollector,
+    Scores,
+    measure,
+)
 from screen_analysis.gate.scope import GateInputError, Scope, Window, parse_when
 from screen_analysis.gate.spec import Assertion, GateSpec, Kind, Source, build_spec
 from screen_analysis.gate.wait import Clock, SystemClock, WaitOutcome, WaitState, wait_for_scoring
 
 __all__ = [
     "DOCUMENT_VERSION",
+    "LOWEST_SHOWN",
     "Assertion",
     "Clock",
     "GateInputError",

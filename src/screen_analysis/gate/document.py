@@ -46,7 +46,10 @@ def scope_document(scope: Scope) -> dict[str, Any]:
 
 
 def scores_document(scores: Scores) -> dict[str, Any]:
-    """Counts and means (unrounded but for float noise) of one set of analyses."""
+    """Counts and means of one set of analyses. The means are written whole (the float
+    nearest their exact value), so a later run that rounds them as the gate compares them
+    gets exactly what this run compared: a scope checked against the baseline it wrote has
+    a drop of 0."""
     return {
         "counts": {
             "analyses": scores.analyses,
@@ -55,8 +58,8 @@ def scores_document(scores: Scores) -> dict[str, Any]:
             "pending": scores.pending,
             "processing": scores.processing,
         },
-        "mean_score": _number(scores.mean_score),
-        "criteria": {name: _number(mean) for name, mean in scores.criteria.items()},
+        "mean_score": scores.mean_score,
+        "criteria": dict(scores.criteria),
         "failed_share": _number(scores.failed_share),
     }
 

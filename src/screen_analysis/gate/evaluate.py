@@ -1,30 +1,52 @@
 """Assertions against what was measured: one verdict each, with the value, the threshold,
-why it failed in words, and the analyses worth looking at."""
+why it failed in one sentence, and the analyses worth looking at.
+
+Comparisons are made at the precision the outputs show: a mean, a share and a drop are
+rounded half up to one decimal (as the API rounds `avg_score`, exactly, whatever their size)
+and compared as decimals with the threshold as it was given. So what a table shows is what
+was judged — "59.7 ≥ 60" never passes, "70.0 ≥ 70" always does — and a scope compared with
+the baseline it just wrote has a drop of exactly 0 (its means are exact sums, the same in any
+order). A negative drop is a rise and reads so ("rose 6.6 pts").
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from decimal import Decimal
 
-from screen_analysis.gate.measure import Measured, Offender, Scores
+from screen_analysis.gate.measure import LOWEST_SHOWN, Measured, Offender, Scores
 from screen_analysis.gate.spec import Assertion, GateSpec, Kind
-from screen_analysis.numbers import format_count
+from screen_analysis.insight.exact import to_tenth
+from screen_analysis.numbers import HUGE, MINUS, count_of, format_count, scientific
 
-MINUS = "−"  # U+2212, as the app writes a negative difference
 
-
-def format_number(value: float, threshold: float | None = None) -> str:
-    """One decimal (none for a whole number), more when one decimal would make a value look
-    equal to a threshold it is not (69.96 against 70 reads "69.96", not "70.0")."""
-    if value == int(value) and abs(value) < 1e15:
-        text = f"{format_count(int(value))}"
+def format_number(value: float) -> str:
+    """A number as given (a threshold, one analysis's score): a whole one without decimals
+    and with a thousands separator ("4,638"), others as short as they read ("59.95"); from
+    10¹⁵ on in scientific notation; a real minus sign."""
+    if abs(value) >= HUGE:
+        text = scientific(value)
+    elif value == int(value):
+        text = format_count(int(value))
     else:
-        text = f"{value:.1f}"
-        for places in (2, 3):
-            if threshold is None or value == threshold or float(text) != threshold:
-                break
-            text = f"{value:.{places}f}"
+        text = repr(float(value))
     return text.replace("-", MINUS)
+
+
+def format_tenths(value: Decimal) -> str:
+    """A compared value (a mean, a share, a drop) to its one decimal: "59.7", "1,234.0";
+    from 10¹⁵ on in scientific notation; never "−0.0"."""
+    if value == 0:
+        return "0.0"
+    if abs(value) >= HUGE:
+        return scientific(value).replace("-", MINUS)
+    return f"{value:,.1f}".replace("-", MINUS)
+
+
+def compared(value: float) -> Decimal:
+    """`value` at the precision it is shown and judged: rounded half up to one decimal."""
+    return to_tenth(value)
 
 
 @dataclass(frozen=True)
@@ -48,10 +70,16 @@ class Verdict:
 
     @property
     def shown_value(self) -> str:
-        """The value as outputs show it ("—" when there is none)."""
+        """The value as outputs show it, at the precision it was judged: "59.7", "7.0%",
+        "53", "6.6 pts", "rose 6.6 pts" ("—" when there is none)."""
         if self.value is None:
             return "—"
-        return format_number(self.value, self.assertion.threshold) + self.unit
+        if self.assertion.kind is Kind.MIN_COUNT:
+            return format_count(int(self.value))
+        value = compared(self.value)
+        if value < 0 and self.assertion.kind is Kind.MAX_DROP:
+            return f"rose {format_tenths(-value)}{self.unit}"
+        return format_tenths(value) + self.unit
 
     @property
     def shown_threshold(self) -> str:
@@ -95,56 +123,85 @@ def _title(assertion: Assertion) -> str:
     }[assertion.kind]
 
 
-def _holds(assertion: Assertion, value: float) -> bool:
-    if assertion.at_least:
-        return value >= assertion.threshold
-    return value <= assertion.threshold
+def _completed(count: int) -> str:
+    return count_of(count, "completed analysis", "completed analyses")
 
 
 def _judge(assertion: Assertion, measured: Measured, baseline: Scores | None) -> Verdict:
+    """One verdict: the value at the precision shown, compared with the threshold as given,
+    and one sentence that says it once."""
     scores = measured.scores
     title = _title(assertion)
+    limit = Decimal(repr(float(assertion.threshold)))
     threshold = format_number(assertion.threshold)
     criterion = assertion.criterion.value if assertion.criterion else None
     current = scores.criteria.get(criterion) if criterion else scores.mean_score
     worst = measured.worst_by_criterion.get(criterion, ()) if criterion else measured.worst_overall
+    worst = worst[:LOWEST_SHOWN]
     kind = assertion.kind
-    value: float | None
-    context = ""
     if kind is Kind.MIN_COUNT:
-        value, worst = scores.completed, ()
-        detail = f"{format_count(scores.completed)} completed, at least {threshold} wanted"
-    elif kind is Kind.MAX_FAILED:
-        value, worst = scores.failed_share or 0.0, measured.failures
+        count = scores.completed
+        detail = f"{_completed(count)}, at least {threshold} wanted"
+        return Verdict(assertion, title, count, count >= limit, detail)
+    if kind is Kind.MAX_FAILED:
+        share = compared(scores.failed_share or 0.0)
+        passed = share <= limit
         context = f"{format_count(scores.failed)} of {format_count(scores.finished)} finished"
         detail = f"{context} analyses failed"
-    elif kind is Kind.MAX_DROP:
-        before = None
-        if baseline is not None:
-            before = baseline.criteria.get(criterion) if criterion else baseline.mean_score
-        value = None if before is None or current is None else before - current
-        if before is None or current is None:
-            missing = "the baseline" if before is None else "the scope"
-            detail = f"{missing} has no {criterion or 'overall score'} to compare"
-        else:
-            detail = f"{format_number(before)} in the baseline, {format_number(current)} now"
-            context = f"{format_number(before)} → {format_number(current)}"
-    else:
-        value = current
+        if not passed:
+            detail = f"{title} {format_tenths(share)}% is over {threshold}% ({detail})"
+        worst = () if passed else measured.failures[:LOWEST_SHOWN]
+        return Verdict(assertion, title, float(share), passed, detail, worst, context)
+    if kind is Kind.MAX_DROP:
+        return _drop(assertion, title, current, baseline, worst, threshold, limit)
+    if current is None:
         what = f"a {criterion} score" if criterion else "a score"
+        detail = f"no completed analysis in scope has {what}"
+        return Verdict(assertion, title, None, False, detail, worst)
+    mean = compared(current)
+    passed = mean >= limit
+    context = f"{format_count(scores.completed)} completed"
+    detail = f"mean of {_completed(scores.completed)}"
+    if not passed:
         detail = (
-            f"mean of {format_count(scores.completed)} completed analyses"
-            if value is not None
-            else f"no completed analysis in scope has {what}"
+            f"{title} {format_tenths(mean)} is under {threshold} ({_completed(scores.completed)})"
         )
-        context = f"{format_count(scores.completed)} completed"
-    if value is None:
-        return Verdict(assertion, title, None, False, detail, worst, context)
-    passed = _holds(assertion, value)
-    if not passed and kind in (Kind.MIN_SCORE, Kind.MIN):
-        shown = format_number(value, assertion.threshold)
-        detail = f"{title} {shown} is under {threshold}; " + detail
-    return Verdict(assertion, title, value, passed, detail, () if passed else worst, context)
+    return Verdict(assertion, title, float(mean), passed, detail, () if passed else worst, context)
+
+
+def _drop(
+    assertion: Assertion,
+    title: str,
+    current: float | None,
+    baseline: Scores | None,
+    worst: tuple[Offender, ...],
+    threshold: str,
+    limit: Decimal,
+) -> Verdict:
+    """How many points the mean lost against the baseline (a negative drop is a rise)."""
+    criterion = assertion.criterion.value if assertion.criterion else None
+    before = None
+    if baseline is not None:
+        before = baseline.criteria.get(criterion) if criterion else baseline.mean_score
+    if before is None or current is None:
+        missing = "the baseline" if before is None else "the scope"
+        detail = f"{missing} has no {criterion or 'overall score'} to compare"
+        return Verdict(assertion, title, None, False, detail, worst)
+    then, now = compared(before), compared(current)
+    drop = then - now
+    passed = drop <= limit
+    context = f"{format_tenths(then)} → {format_tenths(now)}"
+    subject = f"mean {criterion or 'score'}"
+    if drop > 0:
+        within = "within" if passed else "more than"
+        detail = (
+            f"{subject} dropped {format_tenths(drop)} pts ({context}), {within} {threshold} pts"
+        )
+    elif drop < 0:
+        detail = f"{subject} rose {format_tenths(-drop)} pts ({context})"
+    else:
+        detail = f"{subject} unchanged ({context})"
+    return Verdict(assertion, title, float(drop), passed, detail, () if passed else worst, context)
 
 
 def evaluate(
@@ -169,6 +226,7 @@ def evaluate(
         )
     if measured.invalid:
         notes.append(f"{format_count(measured.invalid)} invalid items in the listing left out")
+    notes += measured.left_out
     return GateResult(
         spec,
         measured,

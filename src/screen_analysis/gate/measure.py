@@ -23,7 +23,7 @@ from screen_analysis.insight.aggregates import Overview, OverviewBuilder, finite
 from screen_analysis.insight.collect import fill
 from screen_analysis.insight.top_k import TopN
 
-OFFENDERS_KEPT = 5
+LOWEST_SHOWN = 3  # analyses named under a failed assertion, in every output alike
 
 
 class Offender(NamedTuple):
@@ -70,6 +70,7 @@ class Measured:
     received: int  # items the walk read, in scope or not
     invalid: int  # items that were not valid analyses
     window: Scores | None = None  # the baseline window's, when one was asked for
+    left_out: tuple[str, ...] = ()  # what the means left out, in words (`numbers.left_out`)
 
 
 def scores_of(overview: Overview) -> Scores:
@@ -99,12 +100,12 @@ class ScopeCollector:
         self._in_time = Window(scope.since)
         self.received = 0
         self.invalid = 0
-        self._current = OverviewBuilder(failures_shown=OFFENDERS_KEPT)
+        self._current = OverviewBuilder(failures_shown=LOWEST_SHOWN)
         self._baseline = OverviewBuilder() if window is not None else None
         self._newest: TopN[Analysis] | None = None
         if scope.last is not None:
             self._newest = TopN(scope.last, _created_key)
-        self._worst = {c.value: TopN[Offender](OFFENDERS_KEPT, _offender_key) for c in CRITERIA}
+        self._worst = {c.value: TopN[Offender](LOWEST_SHOWN, _offender_key) for c in CRITERIA}
 
     def add_page(self, items: Iterable[AnalysisItem], total: int | None = None) -> None:
         """Take in one page of the listing."""
@@ -141,10 +142,18 @@ class ScopeCollector:
             for item in reversed(newest):  # oldest first, as a listing would bring them
                 self._take(item)
         overview = self._current.result()
+        window = self._baseline.result() if self._baseline is not None else None
+        left_out = [
+            f"{words} of the means"
+            for words in (overview.mean_left_out(), overview.criteria_left_out())
+            if words
+        ]
+        if window is not None and (words := window.mean_left_out()):
+            left_out.append(f"{words} of the baseline window's means")
         return Measured(
             scores=scores_of(overview),
             worst_overall=tuple(
-                Offender(ref.id, ref.label, ref.score) for ref in overview.worst[:OFFENDERS_KEPT]
+                Offender(ref.id, ref.label, ref.score) for ref in overview.worst[:LOWEST_SHOWN]
             ),
             worst_by_criterion={c: tuple(top.items()) for c, top in self._worst.items()},
             failures=tuple(
@@ -153,7 +162,8 @@ class ScopeCollector:
             ),
             received=self.received,
             invalid=self.invalid,
-            window=scores_of(self._baseline.result()) if self._baseline is not None else None,
+            window=scores_of(window) if window is not None else None,
+            left_out=tuple(left_out),
         )
 
 

@@ -4,6 +4,14 @@
 summaries, so its memory is the same after a hundred analyses or a million. `result()` is
 an immutable `Overview` that can be taken at any point (a cancelled walk still shows what
 it saw). Server text is kept as received; every output escapes it at its own edge.
+
+The API leaves the bounds of scores open, so nothing is assumed and nothing vanishes: sums
+are exact (`ExactSum`), so a mean is right whatever the scores' size and order; a score
+outside 0–100 counts in the means but not in the charts drawn on a 0–100 scale (the
+histogram, the score over time, the projects' weekly trends); a score that cannot be added
+up (infinite, NaN, or an integer beyond a float's ±1.8e308) or a completed analysis without
+a score counts in neither. Each view says what it left out in the one wording of
+`numbers.left_out` (`Overview.chart_left_out`, `Overview.mean_left_out`).
 """
 
 from __future__ import annotations
@@ -12,7 +20,6 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from decimal import ROUND_HALF_UP, Decimal
 
 from screen_analysis.api.models import (
     CRITERIA,
@@ -23,10 +30,25 @@ from screen_analysis.api.models import (
     Criterion,
     Project,
 )
+from screen_analysis.insight.exact import ExactSum
+from screen_analysis.insight.projects import ProjectTable, ProjectTally
 from screen_analysis.insight.timeline import Timeline, TimelineBuilder
 from screen_analysis.insight.top_k import SpaceSaving, TopN
+from screen_analysis.numbers import Reason, left_out
 
 HISTOGRAM_BINS = 10  # 0–9, 10–19, … 90–100
+LOW, HIGH = 0, 100  # the scale the charts draw scores on (the API documents no bounds)
+OUTSIDE: Reason = ("score outside 0–100", "scores outside 0–100")
+# Infinite, NaN, or an integer no float holds: a number that cannot be added up.
+NOT_FINITE: Reason = (
+    "score beyond ±1.8e308 or not a number",
+    "scores beyond ±1.8e308 or not numbers",
+)
+NO_SCORE: Reason = ("completed analysis without a score", "completed analyses without a score")
+CRITERION_NOT_FINITE: Reason = (
+    "criterion score beyond ±1.8e308 or not a number",
+    "criterion scores beyond ±1.8e308 or not numbers",
+)
 MAX_OTHER_STATUSES = 8
 FEEDBACK_CAPACITY = 256
 FEEDBACK_SHOWN = 8
@@ -80,10 +102,10 @@ class Overview:
     seen: int  # analyses taken in
     expected: int | None  # the listing's `total`, when the server sent one
     status_counts: tuple[tuple[str, int], ...]
-    scored: int
+    scored: int  # completed analyses with a finite score (the mean's count)
     avg_score: float | None  # rounded half up to one decimal, as the API's avg_score
     histogram: tuple[int, ...]
-    out_of_range: int
+    out_of_range: int  # scored, but outside 0–100: in the means, not in the charts
     timeline: Timeline
     criteria: tuple[CriterionMean, ...]
     weakest: CriterionMean | None
@@ -96,14 +118,24 @@ class Overview:
     invalid: int
     complete: bool
     mean_score: float | None = None  # avg_score unrounded, for comparisons with a threshold
+    not_finite: int = 0  # completed with a score that cannot be added up: left out
+    no_score: int = 0  # completed without a score: left out
+    criteria_not_finite: int = 0  # criterion scores that cannot be added up: left out
+    projects: ProjectTable | None = None  # per project, for an overview of all projects
 
+    def mean_left_out(self) -> str:
+        """What the mean score leaves out, in words ("" when nothing)."""
+        return left_out([(self.not_finite, NOT_FINITE), (self.no_score, NO_SCORE)])
 
-def round_half_up(total: float, count: int) -> float | None:
-    """`total / count` rounded half up to one decimal (as the server rounds avg_score)."""
-    if count == 0:
-        return None
-    mean = Decimal(str(total)) / Decimal(count)
-    return float(mean.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+    def chart_left_out(self) -> str:
+        """What a chart of scores on 0–100 leaves out, in words ("" when nothing)."""
+        return left_out(
+            [(self.out_of_range, OUTSIDE), (self.not_finite, NOT_FINITE), (self.no_score, NO_SCORE)]
+        )
+
+    def criteria_left_out(self) -> str:
+        """What the criteria's means leave out, in words ("" when nothing)."""
+        return left_out([(self.criteria_not_finite, CRITERION_NOT_FINITE)])
 
 
 _SMALL = 10**15
@@ -114,7 +146,8 @@ _NORMALISED_MAX = 4096  # cached whitespace-folded feedback sentences
 
 def finite_number(value: object) -> float | None:
     """A finite number, or None (booleans, NaN, infinities and integers beyond a float are
-    not scores that can be added up)."""
+    not scores that can be added up). An integer stays an integer, so sums of them are
+    exact."""
     if type(value) is int and -_SMALL < value < _SMALL:
         return value  # the usual case, first: this runs five times per analysis
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -123,7 +156,9 @@ def finite_number(value: object) -> float | None:
         number = float(value)
     except OverflowError:
         return None
-    return number if math.isfinite(number) else None
+    if not math.isfinite(number):
+        return None
+    return value if isinstance(value, int) else number
 
 
 def _ref(item: Analysis, score: float | None) -> ScreenRef:
@@ -156,7 +191,10 @@ class OverviewBuilder:
         *,
         since: datetime | None = None,
         failures_shown: int = SCREENS_SHOWN,
+        by_project: bool = False,
     ) -> None:
+        """Aggregates of `project`'s analyses (None: of all), from `since` on; `by_project`:
+        a row per project with its weekly trend too (for an overview of all projects)."""
         self.project = project
         self.since = since
         self.received = 0  # items taken from pages, before the `since` filter
@@ -165,11 +203,16 @@ class OverviewBuilder:
         self.expected: int | None = None
         self._statuses: dict[str, int] = {status.value: 0 for status in STATUSES}
         self._scored = 0
-        self._score_sum: float = 0
+        self._score_sum = ExactSum()
         self._histogram = [0] * HISTOGRAM_BINS
         self._out_of_range = 0
+        self._not_finite = 0
+        self._no_score = 0
         self._timeline = TimelineBuilder()
-        self._criteria: dict[str, list[float]] = {c.value: [0, 0.0] for c in CRITERIA}
+        self._criteria: dict[str, tuple[list[int], ExactSum]] = {
+            c.value: ([0, 0], ExactSum()) for c in CRITERIA
+        }
+        self._projects = ProjectTally() if by_project else None
         self._feedback = SpaceSaving(FEEDBACK_CAPACITY)
         self._failures: TopN[ScreenRef] = TopN(failures_shown, _timestamp)
         self._best: TopN[ScreenRef] = TopN(SCREENS_SHOWN, lambda r: r.score or 0.0)
@@ -211,24 +254,36 @@ class OverviewBuilder:
             statuses[key] = 1
         else:
             statuses["other"] = statuses.get("other", 0) + 1
+        score, in_range = None, False
         if status is _COMPLETED:
-            self._completed(item, created)
+            score, in_range = self._completed(item, created)
         elif status is _FAILED:
             when = -math.inf if created is None else created.timestamp()
             if self._failures.wants(when):
                 self._failures.add(_ref(item, None))
+        if self._projects is not None:
+            self._projects.add(item.project_id, status is _FAILED, score, in_range, created)
 
-    def _completed(self, item: Analysis, created: datetime | None) -> None:
+    def _completed(self, item: Analysis, created: datetime | None) -> tuple[float | None, bool]:
+        """Count a completed analysis; its finite score (None: none) and whether it lies
+        within 0–100."""
         score = finite_number(item.score)
-        if score is not None:
+        in_range = False
+        if score is None:
+            if item.score is None:
+                self._no_score += 1
+            else:
+                self._not_finite += 1
+        else:
             self._scored += 1
-            self._score_sum += score
-            if 0 <= score <= 100:
+            self._score_sum.add(score)
+            in_range = LOW <= score <= HIGH
+            if in_range:
                 self._histogram[min(int(score // 10), HISTOGRAM_BINS - 1)] += 1
+                if created is not None:
+                    self._timeline.add(created.date(), score)
             else:
                 self._out_of_range += 1
-            if created is not None:
-                self._timeline.add(created.date(), score)
             # A reference is built only for the few analyses that enter a top list.
             if self._best.wants(score) or self._worst.wants(-score):
                 ref = _ref(item, score)
@@ -236,11 +291,14 @@ class OverviewBuilder:
                 self._worst.add(ref)
         breakdown = item.breakdown
         if breakdown:
-            for criterion, running in self._criteria.items():
-                number = finite_number(breakdown.get(criterion))
+            for criterion, (counts, total) in self._criteria.items():
+                value = breakdown.get(criterion)
+                number = finite_number(value)
                 if number is not None:
-                    running[0] += 1
-                    running[1] += number
+                    counts[0] += 1
+                    total.add(number)
+                elif value is not None:
+                    counts[1] += 1
         normalised = self._normalised
         for sentence in item.feedback or ():
             text = normalised.get(sentence)
@@ -250,6 +308,7 @@ class OverviewBuilder:
                     normalised[sentence] = text
             if text:
                 self._feedback.add(text)
+        return score, in_range
 
     def weights(self) -> tuple[str, Mapping[str, float | None]]:
         """Where the weights come from, and the weights (empty when none apply)."""
@@ -265,12 +324,12 @@ class OverviewBuilder:
         criteria = tuple(
             CriterionMean(
                 criterion,
-                running[1] / running[0] if running[0] else None,
-                int(running[0]),
+                total.mean(counts[0]),
+                counts[0],
                 finite_number(weights.get(criterion.value)),
             )
             for criterion in CRITERIA
-            for running in (self._criteria[criterion.value],)
+            for counts, total in (self._criteria[criterion.value],)
         )
         measured = [c for c in criteria if c.mean is not None]
         weakest = min(measured, key=lambda c: c.mean or 0.0) if measured else None
@@ -284,7 +343,7 @@ class OverviewBuilder:
             expected=self.expected,
             status_counts=statuses,
             scored=self._scored,
-            avg_score=round_half_up(self._score_sum, self._scored),
+            avg_score=self._score_sum.mean_to_tenth(self._scored),
             histogram=tuple(self._histogram),
             out_of_range=self._out_of_range,
             timeline=self._timeline.result(),
@@ -298,5 +357,9 @@ class OverviewBuilder:
             last_at=self._last,
             invalid=self.invalid,
             complete=complete,
-            mean_score=self._score_sum / self._scored if self._scored else None,
+            mean_score=self._score_sum.mean(self._scored),
+            not_finite=self._not_finite,
+            no_score=self._no_score,
+            criteria_not_finite=sum(counts[1] for counts, _ in self._criteria.values()),
+            projects=self._projects.result() if self._projects is not None else None,
         )

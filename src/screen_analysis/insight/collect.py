@@ -8,16 +8,19 @@ listing of any length."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Protocol, TypeVar
 
 from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.api.errors import ScreenAnalysisError
 from screen_analysis.api.models import AnalysisItem
 from screen_analysis.insight.aggregates import Overview, OverviewBuilder
 
 PAGE_SIZE = 100  # the API's largest page: fewest requests
 DEDUP_PAGES = 4  # pages whose ids are remembered, to count a row that moved once
+MAX_NAMED_PROJECTS = 50  # project look-ups after a walk, at most
 
 
 class PageSink(Protocol):
@@ -65,8 +68,23 @@ async def collect_overview(
 ) -> Overview:
     """The overview of one project (its weights and name fetched first) or of all."""
     project = await client.get_project(project_id) if project_id is not None else None
-    builder = OverviewBuilder(project, since=since)
+    builder = OverviewBuilder(project, since=since, by_project=project_id is None)
     await fill(
         client, builder, project_id=project_id, status=status, on_page=on_page, page_size=page_size
     )
     return builder.result()
+
+
+async def project_names(client: ScreenAnalysisClient, overview: Overview) -> dict[str, str]:
+    """Names of the projects the overview shows (its rows per project first, then those its
+    tables of screens mention), one look-up each and at most `MAX_NAMED_PROJECTS`; an id
+    stays where a look-up fails."""
+    rows = overview.projects.rows if overview.projects is not None else ()
+    ids = [row.project_id for row in rows if row.project_id]
+    screens = (*overview.best, *overview.worst, *overview.failures)
+    ids += sorted({ref.project_id for ref in screens if ref.project_id})
+    names = {overview.project_id: overview.scope} if overview.project_id else {}
+    for project_id in [i for i in dict.fromkeys(ids) if i not in names][:MAX_NAMED_PROJECTS]:
+        with contextlib.suppress(ScreenAnalysisError):
+            names[project_id] = (await client.get_project(project_id)).name
+    return names

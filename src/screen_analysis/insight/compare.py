@@ -3,12 +3,14 @@ the feedback sentences only in A, only in B, and in both."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from decimal import Decimal
 
 from screen_analysis.api.models import CRITERIA, Analysis, Criterion
-from screen_analysis.insight.aggregates import finite_number
-
-MINUS = "−"  # U+2212: a real minus sign, as wide as the plus
+from screen_analysis.insight.aggregates import NOT_FINITE, finite_number
+from screen_analysis.numbers import format_delta as format_delta
+from screen_analysis.numbers import left_out
 
 
 @dataclass(frozen=True)
@@ -20,11 +22,15 @@ class ScoreDiff:
     b: float | None
 
     @property
-    def delta(self) -> float | None:
-        """B − A, or None when either is missing."""
+    def delta(self) -> float | Decimal | None:
+        """B − A, exactly (a Decimal when it is beyond a float: 1e308 − −1e308), or None
+        when either is missing."""
         if self.a is None or self.b is None:
             return None
-        return self.b - self.a
+        difference = self.b - self.a
+        if isinstance(difference, int) or math.isfinite(difference):
+            return difference
+        return Decimal(self.b) - Decimal(self.a)
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,11 @@ class Comparison:
     only_a: tuple[str, ...]
     only_b: tuple[str, ...]
     both: tuple[str, ...]
+    not_finite: int = 0  # scores of A and B (overall and criteria) left out: not finite
+
+    def left_out(self) -> str:
+        """What the table leaves out, in the one wording ("" when nothing)."""
+        return left_out([(self.not_finite, NOT_FINITE)])
 
 
 def _criterion(item: Analysis, criterion: Criterion) -> float | None:
@@ -52,6 +63,12 @@ def _sentences(item: Analysis) -> list[str]:
         if text:
             seen.setdefault(text, None)
     return list(seen)
+
+
+def _not_finite(item: Analysis) -> int:
+    """How many of `item`'s scores (overall and criteria) are there but cannot be added up."""
+    values = [item.score, *((item.breakdown or {}).get(c.value) for c in CRITERIA)]
+    return sum(1 for value in values if value is not None and finite_number(value) is None)
 
 
 def compare(a: Analysis, b: Analysis) -> Comparison:
@@ -69,14 +86,5 @@ def compare(a: Analysis, b: Analysis) -> Comparison:
         only_a=tuple(s for s in in_a if s not in set_b),
         only_b=tuple(s for s in in_b if s not in set_a),
         both=tuple(s for s in in_a if s in set_b),
+        not_finite=_not_finite(a) + _not_finite(b),
     )
-
-
-def format_delta(delta: float | None) -> str:
-    """ "▲ +12", "▼ −5", "= 0", or "—" when a side is missing: readable without colour."""
-    if delta is None:
-        return "—"
-    text = f"{abs(delta):.0f}" if float(delta).is_integer() else f"{abs(delta):.1f}"
-    if text in {"0", "0.0"}:
-        return "= 0"
-    return f"▲ +{text}" if delta > 0 else f"▼ {MINUS}{text}"

@@ -43,7 +43,7 @@ def kept_overview(
         # A project never fetched is named by its id rather than taken for all projects.
         unnamed = {"id": project_id, "name": project_id}
         project = projects.get(project_id) or Project.model_validate(unnamed)
-    builder = OverviewBuilder(project, since=since)
+    builder = OverviewBuilder(project, since=since, by_project=project_id is None)
     builder.add_page(items, None)
     names = {pid: kept.name for pid, kept in projects.items()}
     return KeptOverview(builder.result(), len(items), _fetched_at(cache, project_id, status), names)

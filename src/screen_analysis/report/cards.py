@@ -90,17 +90,21 @@ def summary_cards(overview: Overview, now: datetime) -> tuple[Card, ...]:
     without a completed analysis, one card says so in place of the four about scores."""
     failed = _failed(overview)
     failures = Card(format_count(failed), f"failed ({format_percent(failed, overview.seen)})")
+    left_out = overview.mean_left_out()
     if not overview.scored:
+        why = left_out or "no completed analyses in this view"
         return (
             Card(format_count(overview.seen), "analyses"),
             failures,
-            Card("No scores", "no completed analyses in this view", words=True),
+            Card("No scores", why, words=True),
         )
     return (
         Card(format_count(overview.seen), "analyses"),
         Card(
             format_mean(overview.avg_score),
-            f"average score ({format_count(overview.scored)} scored)",
+            f"average score ({format_count(overview.scored)} scored"
+            + (f"; {left_out}" if left_out else "")
+            + ")",
         ),
         failures,
         _weakest(overview),

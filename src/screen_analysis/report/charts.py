@@ -12,7 +12,7 @@ sentence instead (`empty`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import pairwise
 
@@ -36,7 +36,30 @@ PLOT_H = 180
 PAD_TOP = 18
 PAD_BOTTOM = 40
 AXIS_W = 36
+VALUE_ABOVE = 7  # a point's value text: its baseline this far above the point
+COUNT_BELOW = 16  # a count under a point: its baseline this far below
+TEXT_H = 12  # the height of a line of 11px text
+MAX_VALUE_LABELS = 16  # more points than this: values in the points' titles only
 EMPTY = "No completed analyses in this view."
+
+
+def left_out_note(overview: Overview) -> str:
+    """Under a chart of scores on 0–100: what it leaves out, as a sentence ("" when
+    nothing)."""
+    words = overview.chart_left_out()
+    return f"{words[0].upper()}{words[1:]}." if words else ""
+
+
+def criteria_left_out_note(overview: Overview) -> str:
+    """Under the criteria: what their means leave out, as a sentence ("" when nothing)."""
+    words = overview.criteria_left_out()
+    return f"{words[0].upper()}{words[1:]}." if words else ""
+
+
+def empty_chart(overview: Overview) -> str:
+    """What a chart of scores on 0–100 says when it has nothing to draw."""
+    words = overview.chart_left_out()
+    return f"No score within 0–100 to draw: {words}." if words else EMPTY
 
 
 @dataclass(frozen=True)
@@ -102,7 +125,8 @@ class Tick:
 @dataclass(frozen=True)
 class Point:
     """A point of the line: where, its value as text, and (partial) its count as text,
-    anchored so that it stays inside the plot (beside the y labels at the left edge)."""
+    anchored so that it stays inside the plot (beside the y labels at the left edge), above
+    or below the point on the side the line does not run (`count_above`)."""
 
     x: float
     y: float
@@ -110,11 +134,21 @@ class Point:
     partial: bool = False
     count: str = ""
     anchor: str = "middle"  # of the count's text: "start" at the left edge, "end" at the right
+    count_above: bool = False
+    value_shown: bool = False  # the value's text is drawn above the point
 
     @property
     def count_x(self) -> float:
         """Where the count's text is anchored."""
         return {"start": self.x - 3, "end": self.x + 3}.get(self.anchor, self.x)
+
+    @property
+    def count_y(self) -> float:
+        """The baseline of the count's text: under the point, or above it (and above the
+        value's text when that is drawn)."""
+        if not self.count_above:
+            return self.y + COUNT_BELOW
+        return self.y - (VALUE_ABOVE + TEXT_H if self.value_shown else VALUE_ABOVE)
 
 
 @dataclass(frozen=True)
@@ -206,8 +240,14 @@ def criteria_chart(overview: Overview) -> HBarChart:
         extra = weight if has_weights else ""
         rows.append((label, item.mean or 0.0, format_mean(item.mean), css, extra))
     note = "Mean score per criterion, 0–100; the weakest in red. " + weights_note(overview)
+    note = " ".join(filter(None, [note, criteria_left_out_note(overview)]))
     headings = ("mean", "weight" if has_weights else "")
-    empty = "" if overview.weakest else EMPTY
+    left_out = overview.criteria_left_out()
+    empty = (
+        ""
+        if overview.weakest
+        else (f"No criterion score to draw: {left_out}." if left_out else EMPTY)
+    )
     return _hbars("Criteria: mean score", rows, 100.0, note, headings=headings, empty=empty)
 
 
@@ -240,10 +280,8 @@ def histogram_chart(overview: Overview) -> ColumnChart:
         )
     # The bins' edges, 0 to 100, under the columns' sides.
     x_ticks = tuple(Tick(AXIS_W + index * slot, str(index * 10)) for index in range(0, 11, 2))
-    note = (
-        f"{format_count(overview.out_of_range)} scores outside 0–100 left out."
-        if overview.out_of_range
-        else "Analyses per 10 points of overall score."
+    note = " ".join(
+        filter(None, ["Analyses per 10 points of overall score.", left_out_note(overview)])
     )
     return ColumnChart(
         "Distribution of overall scores",
@@ -256,8 +294,26 @@ def histogram_chart(overview: Overview) -> ColumnChart:
         _y_ticks(float(top), PAD_TOP, PLOT_H),
         x_ticks,
         note=note,
-        empty="" if overview.scored else EMPTY,
+        empty="" if any(overview.histogram) else empty_chart(overview),
     )
+
+
+def _clear_of_the_line(line: list[Point]) -> list[Point]:
+    """Each count's text on the side of its point the line does not run: its text reaches
+    toward the neighbour on its anchored side, so when that neighbour is lower on the page
+    (the line comes up to the point) the text goes above, else below (and below when
+    there is no room above)."""
+    shown = len(line) <= MAX_VALUE_LABELS
+    placed = []
+    for index, point in enumerate(line):
+        side = index + 1 if point.anchor == "start" else index - 1
+        neighbour = line[side] if 0 <= side < len(line) else None
+        above = neighbour is not None and neighbour.y > point.y
+        point = replace(point, count_above=above, value_shown=shown)
+        if above and point.count_y - TEXT_H < 0:  # no room above the plot: below it
+            point = replace(point, count_above=False)
+        placed.append(point)
+    return placed
 
 
 def timeline_chart(overview: Overview, now: datetime) -> ColumnChart:
@@ -291,6 +347,7 @@ def timeline_chart(overview: Overview, now: datetime) -> ColumnChart:
             middle = x + slot / 2
             anchor = "start" if index < len(points) / 2 else "end"  # into the plot
             line.append(Point(middle, y, format_mean(point.mean), partial[index], count, anchor))
+    line = _clear_of_the_line(line)
     every = max(1, len(points) // 6)
     x_ticks = tuple(
         Tick(c.x + c.width / 2, c.label) for i, c in enumerate(columns) if i % every == 0
@@ -301,6 +358,7 @@ def timeline_chart(overview: Overview, now: datetime) -> ColumnChart:
         f"Line: mean score (0–100, the left axis); columns: scores per {unit}, on their own"
         f" scale (the tallest: {format_count(top_count)}, dotted){hollow}."
     )
+    note = " ".join(filter(None, [note, left_out_note(overview)]))
     return ColumnChart(
         f"Mean score per {unit}",
         WIDTH,
@@ -313,6 +371,6 @@ def timeline_chart(overview: Overview, now: datetime) -> ColumnChart:
         x_ticks,
         tuple(line),
         note=note,
-        empty="" if line else EMPTY,
+        empty="" if line else empty_chart(overview),
         count_tick=Tick(PAD_TOP + PLOT_H * 0.7, f"{format_count(top_count)} scores"),
     )

@@ -20,6 +20,7 @@ import jinja2
 from screen_analysis.insight.aggregates import Overview, ScreenRef
 from screen_analysis.numbers import DASH, format_count, format_mean, format_score, format_weights
 from screen_analysis.report import cards, charts
+from screen_analysis.report.projects import projects_table
 from screen_analysis.safe_text import clean
 
 FORMATS = ("html", "md")
@@ -106,6 +107,9 @@ def _context(data: ReportData) -> dict[str, object]:
         "timeline": charts.timeline_chart(overview, data.generated_at),
         "criteria": charts.criteria_chart(overview),
         "weights": format_weights(item.weight for item in overview.criteria),
+        "projects": projects_table(overview, data.project_names),
+        "chart_left_out": charts.left_out_note(overview),
+        "criteria_left_out": charts.criteria_left_out_note(overview),
     }
 
 

@@ -15,6 +15,7 @@ import asyncio
 import os
 import re
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -109,7 +110,8 @@ def check(
         ctx.demo_options.setdefault("live", True)  # the demo's analyses then get scored
     interval = spec.poll_interval or (DEMO_POLL_INTERVAL_S if ctx.demo else POLL_INTERVAL_S)
     outcome = ctx.run(lambda: asyncio.run(_run(ctx, spec, baseline, interval, name)))
-    width, height = shutil.get_terminal_size((100, 24))
+    width, rows = shutil.get_terminal_size((100, 24))
+    height = rows if sys.stdout.isatty() else None  # a log or a file: nothing to fit
     if isinstance(outcome, WaitOutcome):
         state = outcome.state
         ctx.run(lambda: _timed_out(name, spec, state, fmt))
@@ -196,7 +198,7 @@ def _echo(text: str, *, err: bool = False) -> None:
     click.echo(_SURROGATE.sub("\ufffd", text), nl=False, err=err)
 
 
-def _emit(result: GateResult, fmt: str, width: int, height: int) -> None:
+def _emit(result: GateResult, fmt: str, width: int, height: int | None) -> None:
     from screen_analysis.api.writers import dumps_json
     from screen_analysis.cli.check import github, junit, table
     from screen_analysis.gate import result_document

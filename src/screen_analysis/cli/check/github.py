@@ -2,11 +2,13 @@
 `::notice` when all hold), the table for the log, and a Markdown job summary appended to
 `$GITHUB_STEP_SUMMARY` when the runner sets it.
 
-Workflow commands are escaped as the runner reads them: in the message `%`, CR and LF; in
-a property also `:` and `,`. The table, which quotes server text, is printed between
-`::stop-commands::` and its token, so no label can issue a command. In the summary, server
-text is HTML-escaped and Markdown's own characters are backslash-escaped; `:` and `@` are
-written as entities, so a label neither links nor mentions anyone.
+Workflow commands are escaped as the runner reads them (GitHub's toolkit, `escapeData`
+and `escapeProperty`): in the message `%`, CR and LF; in a property (the title) also `:`
+and `,`. The table, which quotes server text, is printed between `::stop-commands::` and
+its token, so no label can issue a command. The summary has one escape for all its text,
+ours and the server's alike (`markdown_text`): HTML-escaped, Markdown's own characters
+backslash-escaped, and every `:` and `@` written as an entity, so no label links or
+mentions anyone and every colon of the file is written the same way.
 """
 
 from __future__ import annotations
@@ -18,14 +20,13 @@ import secrets
 from screen_analysis.cli.check.table import (
     counts_line,
     heading,
-    offender_text,
+    offender_lines,
     render_table,
     timeout_message,
 )
 from screen_analysis.gate import GateResult, Scope, Verdict, WaitState
 from screen_analysis.safe_text import clean
 
-WORST_SHOWN = 3
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()|~])")  # in a table cell or after a bullet
 
 
@@ -49,7 +50,8 @@ def command(kind: str, message: str, **properties: str) -> str:
 
 
 def markdown_text(value: object) -> str:
-    """Server text for the job summary: one line, HTML-escaped, Markdown inert."""
+    """Text for the job summary (ours or the server's): one line, HTML-escaped, Markdown
+    inert, `:` and `@` as entities."""
     text = html.escape(clean(value), quote=True)
     text = _MARKDOWN.sub(r"\\\1", text)
     return text.replace(":", "&#58;").replace("@", "&#64;")
@@ -66,8 +68,7 @@ def annotation_lines(result: GateResult) -> list[str]:
         return [command("notice", heading(result), title="screen-analysis check")]
     lines = []
     for verdict in result.failures:
-        worst = [offender_text(o) for o in verdict.worst[:WORST_SHOWN]]
-        message = "\n".join([f"{verdict.title} is {verdict.shown_value}: {verdict.detail}", *worst])
+        message = "\n".join([verdict.detail, *offender_lines(verdict.worst)])
         lines.append(command("error", message, title=_title(result, verdict)))
     return lines
 
@@ -90,7 +91,7 @@ def render_summary(result: GateResult) -> str:
     lines = [
         f"## {mark} {markdown_text(heading(result))}",
         "",
-        f"Scope: {markdown_text(result.spec.scope.describe())}  ",
+        f"{markdown_text('Scope: ' + result.spec.scope.describe())}  ",
         markdown_text(_counts(result)),
         "",
         "| | Assertion | Value | Threshold |",
@@ -103,8 +104,8 @@ def render_summary(result: GateResult) -> str:
             f"| {markdown_text(verdict.shown_threshold)} |"
         )
     for verdict in result.failures:
-        lines += ["", f"**{markdown_text(verdict.title)}**: {markdown_text(verdict.detail)}"]
-        lines += [f"- {markdown_text(offender_text(o))}" for o in verdict.worst[:WORST_SHOWN]]
+        lines += ["", f"❌ {markdown_text(verdict.detail)}"]
+        lines += [f"- {markdown_text(line)}" for line in offender_lines(verdict.worst)]
     if result.notes:
         lines += ["", *(f"> {markdown_text(note)}" for note in result.notes)]
     return "\n".join(lines) + "\n"
@@ -124,6 +125,6 @@ def summary_timeout(name: str | None, scope: Scope, state: WaitState) -> str:
     """The job summary of a wait that ran out of time."""
     title = f"check {name}" if name else "check"
     return (
-        f"## ⏱️ {markdown_text(title)}: {markdown_text(timeout_message(state))}\n\n"
-        f"Scope: {markdown_text(scope.describe())}\n"
+        f"## ⏱️ {markdown_text(f'{title}: {timeout_message(state)}')}\n\n"
+        f"{markdown_text('Scope: ' + scope.describe())}\n"
     )

@@ -13,7 +13,7 @@ import re
 import xml.etree.ElementTree as ET
 from datetime import datetime
 
-from screen_analysis.cli.check.table import counts_line, heading, offender_text, timeout_message
+from screen_analysis.cli.check.table import counts_line, heading, offender_lines, timeout_message
 from screen_analysis.gate import GateResult, Scope, WaitState
 from screen_analysis.safe_text import clean
 
@@ -53,16 +53,10 @@ def render_junit(result: GateResult) -> str:
         )
         if verdict.passed:
             continue
-        lines = [verdict.detail, *(offender_text(o) for o in verdict.worst)]
         failure = ET.SubElement(
-            case,
-            "failure",
-            message=xml_text(
-                f"{verdict.title} is {verdict.shown_value}, wanted {verdict.shown_threshold}"
-            ),
-            type="AssertionFailed",
+            case, "failure", message=xml_text(verdict.detail), type="AssertionFailed"
         )
-        failure.text = "\n".join(xml_text(line) for line in lines)
+        failure.text = "\n".join(xml_text(line) for line in offender_lines(verdict.worst))
     out = ET.SubElement(suite, "system-out")
     notes = [heading(result), counts_line(result.measured.scores), *result.notes]
     out.text = "\n".join(xml_text(line) for line in notes)

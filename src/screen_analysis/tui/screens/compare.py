@@ -106,6 +106,7 @@ class CompareScreen(Screen[None]):
                         yield Vertical(id=f"image-{key}", classes="image-slot")
             yield Static("Scores", classes="section-title")
             yield DiffTable(id="scores")
+            yield Static(id="scores-note", classes="side-meta", markup=False)
             with Horizontal(id="feedback"):
                 for key, title in (("a", "Only in A"), ("b", "Only in B"), ("both", "In both")):
                     with Vertical(classes="feedback-column"):
@@ -137,6 +138,9 @@ class CompareScreen(Screen[None]):
                 widget.show(item)
         self.call_after_refresh(self._fit_images)
         self.query_one(DiffTable).rows = (result.overall, *result.criteria)
+        note = self.query_one("#scores-note", Static)
+        note.update(Content(result.left_out() + " (shown as —)" if result.not_finite else ""))
+        note.display = bool(result.not_finite)
         self.query_one("#feedback-a", Static).update(sentences(result.only_a, "Nothing."))
         self.query_one("#feedback-b", Static).update(sentences(result.only_b, "Nothing."))
         self.query_one("#feedback-both", Static).update(sentences(result.both, "Nothing shared."))

@@ -35,7 +35,7 @@ from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import ScreenAnalysisError
 from screen_analysis.cache import LocalCache
 from screen_analysis.insight.aggregates import Overview, OverviewBuilder
-from screen_analysis.insight.collect import fill
+from screen_analysis.insight.collect import fill, project_names
 from screen_analysis.insight.offline import KeptOverview, kept_overview
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.dialogs.prompt import REPORT
@@ -48,6 +48,7 @@ from screen_analysis.tui.widgets.app_header import AppHeader
 from screen_analysis.tui.widgets.bar_rows import BarRows
 from screen_analysis.tui.widgets.column_chart import ColumnChart
 from screen_analysis.tui.widgets.key_bar import KeyBar
+from screen_analysis.tui.widgets.project_trends import ProjectTrends
 
 PAINT_EVERY_S = 0.5  # charts follow the walk at this pace; the progress line every page
 MIN_HISTOGRAM_ROWS = 4
@@ -102,6 +103,7 @@ class OverviewScreen(Screen[None]):
         self._builder: OverviewBuilder | None = None
         self._last_paint = 0.0
         self.overview: Overview | None = kept.get(project_id)
+        self._names: tuple[Overview, dict[str, str]] | None = None  # of the projects shown
 
     @property
     def reading(self) -> bool:
@@ -118,6 +120,9 @@ class OverviewScreen(Screen[None]):
             yield Static("", id="offline", markup=False)
             yield Static("", id="problem", markup=False)
             yield Static("", id="summary", markup=False)
+            with Vertical(classes="panel", id="projects-panel"):
+                yield Static("Projects", classes="panel-title")
+                yield ProjectTrends(id="projects")
             with Horizontal(classes="overview-row", id="charts-row"):
                 with Vertical(classes="panel"):
                     yield Static("Analyses by status", classes="panel-title")
@@ -125,6 +130,7 @@ class OverviewScreen(Screen[None]):
                 with Vertical(classes="panel"):
                     yield Static("Overall scores (count per 10 points)", classes="panel-title")
                     yield ColumnChart(id="histogram", plot_height=MIN_HISTOGRAM_ROWS)
+                    yield Static("", id="histogram-note", classes="note", markup=False)
             with Vertical(classes="panel", id="timeline-panel"):
                 yield Static("Mean score over time", id="timeline-title", classes="panel-title")
                 yield ColumnChart(id="timeline", plot_height=MIN_TIMELINE_ROWS)
@@ -149,6 +155,7 @@ class OverviewScreen(Screen[None]):
         self.watch(body, "virtual_size", self._content_grew_or_shrank, init=False)
         if self.overview is not None:
             self._show(self.overview)
+            self._name_projects(self.overview)
         else:
             self.action_reload()
 
@@ -170,7 +177,7 @@ class OverviewScreen(Screen[None]):
             project = None
             if self.project_id is not None:
                 project = await client.get_project(self.project_id)
-            builder = self._builder = OverviewBuilder(project)
+            builder = self._builder = OverviewBuilder(project, by_project=self.project_id is None)
             self._last_paint = time.monotonic()
             await fill(client, builder, project_id=self.project_id, on_page=self._on_page)
         except ScreenAnalysisError as exc:
@@ -215,6 +222,7 @@ class OverviewScreen(Screen[None]):
         self.remove_class("-loading", "-offline")
         self.kept[self.project_id] = overview
         self._show(overview)
+        self._name_projects(overview)
 
     def _stopped(self, problem: str) -> None:
         """Keep what was read, marked incomplete, and say why the walk ended."""
@@ -232,7 +240,12 @@ class OverviewScreen(Screen[None]):
         statuses = self.query_one("#statuses", BarRows)
         statuses.empty_message = "No analyses in this view."
         statuses.rows = view.status_rows(overview)
+        self._show_projects(overview)
         self.query_one("#histogram", ColumnChart).data = view.histogram(overview)
+        left_out = view.chart_note(overview)
+        histogram_note = self.query_one("#histogram-note", Static)
+        histogram_note.update(Content(left_out))
+        histogram_note.display = bool(left_out)  # a line only when something is said
         now = self._clock()
         title = view.timeline_title(overview, now)
         self.query_one("#timeline-title", Static).update(Content(title))
@@ -241,11 +254,43 @@ class OverviewScreen(Screen[None]):
         self.query_one("#timeline-note", Static).update(Content(note))
         criteria = self.query_one("#criteria", BarRows)
         criteria.heading = view.criteria_heading(overview)
+        criteria.empty_message = view.empty_criteria(overview)
         criteria.rows = view.criteria_rows(overview)
         self.query_one("#weights-note", Static).update(Content(view.weights_note(overview)))
         self.query_one("#feedback", Static).update(view.feedback_lines(overview))
         self.query_one("#failures", Static).update(view.failure_lines(overview))
         self.call_after_refresh(self._fit_charts)
+
+    def _show_projects(self, overview: Overview) -> None:
+        """The table of projects with their weekly trends (an overview of all projects);
+        named as the cache kept them, as looked up, or by id until then."""
+        table = overview.projects
+        panel = self.query_one("#projects-panel", Vertical)
+        panel.display = table is not None and bool(table.rows)
+        if table is None or not table.rows:
+            return
+        trends = self.query_one(ProjectTrends)
+        if self.from_cache is not None:
+            trends.names = self.from_cache.project_names
+        elif self._names is not None:
+            trends.names = self._names[1]
+        trends.table = table
+
+    @work(exclusive=True, group="names", exit_on_error=False)
+    async def _name_projects(self, overview: Overview) -> None:
+        """Name the rows of `overview`'s table of projects once their names are known."""
+        if overview.projects is None or self.from_cache is not None:
+            return
+        await self._looked_up(overview)
+        if self.overview is overview:
+            self._show_projects(overview)
+
+    async def _looked_up(self, overview: Overview) -> dict[str, str]:
+        """The names of the projects `overview` shows, looked up once per overview (its
+        table and its report share them)."""
+        if self._names is None or self._names[0] is not overview:
+            self._names = (overview, await project_names(self.current.client, overview))
+        return self._names[1]
 
     def on_resize(self) -> None:
         """Size the charts to the new window once it is laid out."""
@@ -315,14 +360,13 @@ class OverviewScreen(Screen[None]):
         """Name the projects (offline: as the cache kept them), render and write off the
         event loop; what was written."""
         # Jinja2 is loaded when a report is first written, not when the overview opens.
-        from screen_analysis.report.build import project_names
         from screen_analysis.report.files import write_report_file
         from screen_analysis.report.render import ReportData, render
 
-        if from_cache is None:
-            names = await project_names(self.current.client, overview)
-        else:
+        if from_cache is not None:
             names = from_cache.project_names
+        else:
+            names = await self._looked_up(overview)
         source = view.report_source(from_cache) if from_cache is not None else None
         data = ReportData(overview, self._clock(), project_names=names, source=source)
         fmt = "md" if path.suffix.lower() in {".md", ".markdown"} else "html"

@@ -15,7 +15,7 @@ from screen_analysis.numbers import DASH, count_of, format_count, format_mean, f
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import Fitted, flow, hanging, local_time
 from screen_analysis.tui.widgets.bar_rows import BarHeading, BarRow
-from screen_analysis.tui.widgets.column_chart import ColumnData
+from screen_analysis.tui.widgets.column_chart import EMPTY_MESSAGE, ColumnData
 from screen_analysis.tui.widgets.score_bar import score_tier
 from screen_analysis.tui.widgets.table.offline import data_time
 
@@ -58,6 +58,8 @@ def summary_parts(overview: Overview) -> list[Content]:
         Content(f"weakest: {weak}"),
         Content(overview.weights_source),
     ]
+    if overview.mean_left_out():
+        parts.append(Content(overview.mean_left_out() + " of the average"))
     if overview.first_at and overview.last_at:
         parts.append(Content(f"{overview.first_at:%Y-%m-%d} to {overview.last_at:%Y-%m-%d}"))
     if not overview.complete:
@@ -103,10 +105,35 @@ def criteria_heading(overview: Overview) -> BarHeading:
 
 
 def weights_note(overview: Overview) -> str:
-    """Where the weights shown come from, and on a line of its own (so it is never cut in
-    two by wrapping) what ◀ marks."""
+    """Where the weights shown come from, and on lines of their own (so they are never cut
+    in two by wrapping) what ◀ marks and what the means leave out."""
     source = source_note(overview.weights_source)
-    return source + ("\n◀ marks the weakest." if overview.weakest else "")
+    left_out = overview.criteria_left_out()
+    return (
+        source
+        + ("\n◀ marks the weakest." if overview.weakest else "")
+        + (f"\n{left_out}." if left_out else "")
+    )
+
+
+def empty_chart(overview: Overview) -> str:
+    """What a chart of scores on 0–100 says when it has nothing to draw: that there is no
+    score, or what it left out."""
+    left_out = overview.chart_left_out()
+    return f"No score within 0–100 to draw: {left_out}." if left_out else EMPTY_MESSAGE
+
+
+def empty_criteria(overview: Overview) -> str:
+    """What the criteria say when no criterion has a mean: that there is no score, or what
+    their means left out."""
+    left_out = overview.criteria_left_out()
+    return f"No criterion score to draw: {left_out}." if left_out else EMPTY_MESSAGE
+
+
+def chart_note(overview: Overview) -> str:
+    """Under a chart of scores on 0–100: what it leaves out ("" when nothing)."""
+    left_out = overview.chart_left_out()
+    return f"{left_out}." if left_out and overview.histogram and any(overview.histogram) else ""
 
 
 def histogram(overview: Overview) -> ColumnData:
@@ -117,6 +144,7 @@ def histogram(overview: Overview) -> ColumnData:
         tuple(float(n) for n in overview.histogram),
         float(top),
         labels,
+        empty_message=empty_chart(overview),
         end_label="100",
         round_top=True,
     )
@@ -155,6 +183,7 @@ def timeline(overview: Overview, now: datetime) -> ColumnData:
         top,
         labels,
         tuple(point.count for point in points),
+        empty_message=empty_chart(overview),
         bottom=bottom,
         partial=overview.timeline.partial(overview.first_at, now),
     )
@@ -190,7 +219,10 @@ def timeline_note(overview: Overview, now: datetime) -> str:
     most = max(p.count for p in timeline.points)
     partly = any(timeline.partial(overview.first_at, now))
     hatched = f" · ░ a {unit} the data covers only in part" if partly else ""
-    return f"n: scores per {unit}, up to {format_count(most)}{hatched}"
+    left_out = chart_note(overview)
+    return f"n: scores per {unit}, up to {format_count(most)}{hatched}" + (
+        f" · {left_out}" if left_out else ""
+    )
 
 
 def feedback_lines(overview: Overview, limit: int = 6) -> Content | Fitted:

@@ -92,6 +92,12 @@ def head(item: AnalysisItem | None, *, with_label: bool = True) -> Content:
     return Content.assemble(label, NL, status)
 
 
+def shown_value(value: object) -> str:
+    """A criterion's value as its line shows it ("—" when it is not a number)."""
+    score = number(value)
+    return DASH if score is None else format_score(score)
+
+
 def criterion_line(
     title: str,
     value: object,
@@ -100,22 +106,26 @@ def criterion_line(
     *,
     weights: bool = True,
     textured: bool = False,
+    value_cells: int = VALUE_CELLS,
 ) -> Content:
     """Name, bar, the value as sent (bar clamped to 0–100) and, with `weights`, the weight
     (already formatted for its column); one line of `width` cells (the bar takes what the
-    rest leaves). `textured`: the bar's shade tells its tier (16 colours, NO_COLOR)."""
+    rest leaves). The value keeps a space before it however wide it is ("1e308"), so it
+    never runs into the bar; `value_cells` lines a column of values up. `textured`: the
+    bar's shade tells its tier (16 colours, NO_COLOR)."""
     score = number(value)
-    fixed = NAME_CELLS + VALUE_CELLS + (WEIGHT_CELLS if weights else 0)
+    shown = shown_value(value)
+    value_cells = max(value_cells, len(shown) + 1)
+    fixed = NAME_CELLS + value_cells + (WEIGHT_CELLS if weights else 0)
     room = width - fixed
     tier = score_tier(score)
     fill = texture(tier) if textured else None
     filled, empty = bar_cells(score, room if room >= MIN_BAR_CELLS else 0, fill)
-    shown = DASH if score is None else format_score(score)
     parts = [
         Content(title[: NAME_CELLS - 1].ljust(NAME_CELLS)),
         Content.styled(filled, TIER_STYLE[tier]),
         Content.styled(empty, "$score-bar-empty"),
-        Content(shown.rjust(VALUE_CELLS)),
+        Content(shown.rjust(value_cells)),
     ]
     if weights:
         text = "" if not weight else f"w {weight}"
@@ -135,6 +145,7 @@ def criteria_lines(
     column ("0.15", "0.20"); `textured` as for `criterion_line`."""
     values = [number(weights.get(criterion.value)) for criterion in CRITERIA]
     shown = format_weights(values)
+    widest = max(len(shown_value(breakdown.get(c.value))) for c in CRITERIA)
     for criterion, value, text in zip(CRITERIA, values, shown, strict=True):
         yield criterion_line(
             criterion.title,
@@ -143,6 +154,7 @@ def criteria_lines(
             width,
             weights=show_weights,
             textured=textured,
+            value_cells=max(VALUE_CELLS, widest + 1),
         )
 
 

@@ -5,12 +5,18 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from screen_analysis.insight.compare import ScoreDiff, format_delta
-from screen_analysis.tui.formatting import format_score
+from screen_analysis.insight.compare import ScoreDiff
+from screen_analysis.numbers import format_delta
+from screen_analysis.tui.formatting import Fitted, end_ellipsis, format_score
+
+GAP = 2  # spaces at least between two columns
+MIN_NAME = 8  # cells a criterion's name keeps before the numbers are cut
+TONES = ("up", "down", "same")
 
 
 class DiffTable(Widget):
@@ -38,24 +44,61 @@ class DiffTable(Widget):
     rows: reactive[tuple[ScoreDiff, ...]] = reactive((), layout=True)
     """The first row is drawn as the overall score."""
 
-    def render(self) -> Content:
-        """The rows, columns right-aligned."""
+    def render(self) -> Fitted:
+        """The rows in columns sized to their widest value, laid out for the width drawn
+        at: two spaces at least between columns, so numbers never run together; when the
+        width is short, the names are cut first, then the numbers (with …)."""
         header = self.get_visual_style("diff-table--header")
         overall = self.get_visual_style("diff-table--overall")
-        name_width = max((len(row.name) for row in self.rows), default=8) + 2
-        title = "Score"
-        head = f"{title:<{name_width}}{'A':>6}{'B':>6}{'B − A':>10}"
-        lines = [Content(head).stylize(header, 0, len(head))]
-        for index, row in enumerate(self.rows):
-            delta = row.delta
-            tone = "same" if not delta else ("up" if delta > 0 else "down")
-            # One string a line, styled by ranges: the columns stay where the widths put them.
-            name = f"{row.name:<{name_width}}"
-            scores = f"{format_score(row.a):>6}{format_score(row.b):>6}"
-            line = Content(f"{name}{scores}{format_delta(delta):>10}")
-            if index == 0:
-                line = line.stylize(overall, 0, len(row.name))
-            start = len(name) + len(scores)
-            line = line.stylize(self.get_visual_style(f"diff-table--{tone}"), start, len(line))
-            lines.append(line)
-        return Content("\n").join(lines)
+        tones = {tone: self.get_visual_style(f"diff-table--{tone}") for tone in TONES}
+        cells = [("Score", "A", "B", "B − A")]
+        for row in self.rows:
+            cells.append(
+                (row.name, format_score(row.a), format_score(row.b), format_delta(row.delta))
+            )
+        deltas = [row.delta for row in self.rows]
+
+        def build(width: int) -> list[Content]:
+            lines = []
+            for index, (name, *numbers) in enumerate(fit_columns(cells, width)):
+                line = Content(name + "".join(numbers))
+                if index == 0:
+                    lines.append(line.stylize(header, 0, len(line)))
+                    continue
+                if index == 1:
+                    line = line.stylize(overall, 0, len(name.rstrip()))
+                delta = deltas[index - 1]
+                tone = "same" if not delta else ("up" if delta > 0 else "down")
+                start = len(line) - len(numbers[-1])
+                lines.append(line.stylize(tones[tone], start, len(line)))
+            return lines
+
+        return Fitted(build)
+
+
+def fit_columns(rows: list[tuple[str, str, str, str]], width: int) -> list[list[str]]:
+    """Each row as cells padded to their column (the name left-aligned, each number
+    right-aligned after `GAP` spaces), cut to `width`: the name column first (down to
+    `MIN_NAME`), then every number column alike, each cut cell ending in …."""
+    widths = [max(cell_len(row[i]) for row in rows) for i in range(4)]
+    over = sum(widths) + GAP * 3 - width
+    if over > 0:
+        cut = min(over, max(0, widths[0] - MIN_NAME))
+        widths[0] -= cut
+        over -= cut
+    while over > 0 and max(widths[1:]) > 1:
+        widest = max(range(1, 4), key=lambda i: widths[i])
+        widths[widest] -= 1
+        over -= 1
+    laid_out = []
+    for name, *numbers in rows:
+        name = end_ellipsis(name, widths[0])
+        cells = [name + " " * (widths[0] - cell_len(name))]
+        for text, size in zip(numbers, widths[1:], strict=True):
+            cells.append(" " * GAP + _rjust(end_ellipsis(text, size), size))
+        laid_out.append(cells)
+    return laid_out
+
+
+def _rjust(text: str, cells: int) -> str:
+    return " " * max(0, cells - cell_len(text)) + text
