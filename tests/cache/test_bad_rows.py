@@ -65,7 +65,9 @@ def test_one_unreadable_row_is_left_out_and_counted(
     cache.close()
 
 
-@pytest.mark.parametrize("when", [1e300, -1e300, "yesterday", b"\x00"], ids=["huge", "negative", "text", "blob"])
+@pytest.mark.parametrize(
+    "when", [1e300, -1e300, "yesterday", b"\x00"], ids=["huge", "negative", "text", "blob"]
+)
 def test_a_view_or_total_with_an_unreadable_time_is_left_out_and_counted(
     tmp_path: Path, keyed_server: DemoServer, when: object
 ) -> None:
@@ -106,9 +108,9 @@ def offline_scope(fresh_demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
 def test_an_offline_listing_shows_the_good_rows_and_counts_the_bad(
     offline_scope: list[str], invoke: Invoke, bad: str
 ) -> None:
-    tamper(default_cache_path(), "UPDATE analyses SET raw = ? WHERE id = ?", BAD_RAWS[bad],
-           offline_scope[3])  # fmt: skip
-    result = invoke("analyses", "list", "--offline", "--format", "jsonl")
+    sql = "UPDATE analyses SET raw = ? WHERE id = ?"
+    tamper(default_cache_path(), sql, BAD_RAWS[bad], offline_scope[3])
+    result = invoke("analyses", "list", "--offline", "--all", "--format", "jsonl")
     assert result.exit_code == 0, result.stderr
     listed = [json.loads(line)["id"] for line in result.stdout.splitlines()]
     assert listed == offline_scope[:3] + offline_scope[4:]

@@ -204,4 +204,3 @@ def test_a_process_killed_between_writes_leaves_a_whole_file(
 
 def _raw(item: AnalysisItem) -> object:
     return item.model_dump(mode="json") if hasattr(item, "model_dump") else item.raw
-

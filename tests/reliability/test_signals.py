@@ -43,10 +43,14 @@ def test_a_signal_during_an_export_gives_the_terminal_back_and_leaves_no_temp_fi
         pid_file, rc_file = work / "pid", work / "rc"
         inner = f"echo $$ > {shlex.quote(str(pid_file))}; exec {env} {APP}"
         command = f"cd {shlex.quote(str(work))} && sh -c {shlex.quote(inner)}"
-        pane = Pane(tmp_path, f"{command}; echo $? > {shlex.quote(str(rc_file))}; sleep 60", 120, 40)
+        pane = Pane(
+            tmp_path, f"{command}; echo $? > {shlex.quote(str(rc_file))}; sleep 60", 120, 40
+        )
         try:
             assert pane.wait(lambda: loaded(pane.text()) >= 100, 30), pane.text()
-            assert pane.state(TERMINAL_STATE).split()[0] == "1", "the app is in the alternate screen"
+            assert pane.state(TERMINAL_STATE).split()[0] == "1", (
+                "the app is in the alternate screen"
+            )
             pane.keys("e")
             assert pane.wait(lambda: "analyses-all-all.csv" in pane.text()), pane.text()
             pane.keys("Enter")

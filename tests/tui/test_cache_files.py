@@ -78,7 +78,9 @@ async def test_a_clear_while_the_app_writes_leaves_nothing_for_another_server(
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ErrorScreen))
         await pilot.pause()
-        assert "Nothing from this server is kept" in str(app.screen.query_one("#error-note").render())
+        assert "Nothing from this server is kept" in str(
+            app.screen.query_one("#error-note").render()
+        )
 
 
 async def test_an_unreadable_row_is_left_out_offline_and_the_user_told(
