@@ -10,7 +10,7 @@ After the transaction (`give_back`): the free pages are returned to the file sys
 (incremental vacuum) and the write-ahead log is checkpointed and emptied, so the files on
 disk are the database within its bound, the shared-memory index (`SHM_BYTES`) and a log of
 at most `WAL_LIMIT_BYTES` (when another copy holds a read open at that moment, the log is
-emptied at the next batch). The bound never goes below the empty database (about 70 KB).
+emptied at the next batch). The bound never goes below the empty database (about 50 KB).
 """
 
 from __future__ import annotations
