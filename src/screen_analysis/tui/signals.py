@@ -14,8 +14,8 @@ back, and the exit code is 128 + the signal's number, as a shell reports it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import signal
+from types import FrameType
 from typing import Any
 
 from textual.app import App
@@ -26,23 +26,19 @@ ENDING: tuple[signal.Signals, ...] = tuple(
 
 
 def run_until_ended(app: App[Any]) -> None:
-    """Run `app` (as `App.run` does) until it exits, or until one of `ENDING` asks it to."""
+    """Run `app` (`App.run`) until it exits, or until one of `ENDING` asks it to; the
+    handlers there were before are put back after."""
 
-    async def run() -> None:
-        loop = asyncio.get_running_loop()
-        installed = []
-        for sig in ENDING:
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(sig, _end, app, sig)  # not on Windows' loop
-                installed.append(sig)
+    def ask_to_end(signum: int, _frame: FrameType | None) -> None:
         try:
-            await app.run_async()
-        finally:
-            for sig in installed:
-                loop.remove_signal_handler(sig)
+            loop = asyncio.get_running_loop()  # the handler runs on the loop's thread
+        except RuntimeError:  # before the app's loop runs, or after: nothing to give back
+            raise SystemExit(128 + signum) from None
+        loop.call_soon_threadsafe(lambda: app.exit(return_code=128 + signum))
 
-    asyncio.run(run())
-
-
-def _end(app: App[Any], sig: signal.Signals) -> None:
-    app.exit(return_code=128 + sig)
+    previous = {sig: signal.signal(sig, ask_to_end) for sig in ENDING}
+    try:
+        app.run()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
