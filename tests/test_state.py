@@ -172,9 +172,9 @@ def test_a_directory_in_place_of_the_file_is_a_warning_and_no_crash(tmp_path: Pa
 
 def test_an_unreadable_file_is_a_warning_and_never_overwritten(tmp_path: Path) -> None:
     path = tmp_path / "state.json"
-    path.symlink_to(path)  # a symlink loop: unreadable even for root
+    path.symlink_to(path)  # a symlink loop: unreadable even for root, and a link is refused
     remembered = RememberedProjects(path, API)
-    assert remembered.problem is not None and "cannot be read" in remembered.problem
+    assert remembered.problem is not None and "symbolic link" in remembered.problem
     remembered.add("proj_a")
     assert path.is_symlink()
 

@@ -9,9 +9,12 @@ under "demo", since its address changes with every run):
 Several copies of the app may run at once (one per browser tab under `serve`), so a change
 never writes back a list read earlier: each add or remove re-reads the file under its lock
 and applies only that change (`user_files.update_text`). A damaged file (not JSON, the
-wrong shape, not UTF-8) is never overwritten in place: it is moved aside to
-`state.json.bad`, the entries that could be read are written back, and one warning names
-both files and what was wrong.
+wrong shape, not UTF-8, nested deeper than `file_reads.MAX_NESTING`) is never overwritten in
+place: it is moved aside to `state.json.bad`, the entries that could be read are written
+back, and one warning names both files and what was wrong. What is not a regular file (a
+named pipe, a directory, a symbolic link: these files are the app's own, and a write
+through a planted link would land on another file) or is over `MAX_STATE_BYTES` is neither
+read nor written: one warning, and the projects are remembered for the run only.
 """
 
 from __future__ import annotations
@@ -22,10 +25,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from screen_analysis.file_reads import NESTED_TOO_DEEP, RefusedFile, read_limited, too_deep
 from screen_analysis.user_files import locked, update_text, write_atomic
 
 MAX_REMEMBERED = 200  # project ids per server
 MAX_SERVERS = 50  # the least recently changed give way
+MAX_STATE_BYTES = 4 * 1024 * 1024  # 50 servers × 200 ids is well under 1 MiB
+MAX_LAYOUT_BYTES = 64 * 1024
 DEMO_SERVER = "demo"
 
 Servers = dict[str, list[str]]
@@ -54,8 +60,12 @@ def parse_state(text: str) -> tuple[Servers, list[str]]:
     """
     try:
         data: Any = json.loads(text)
+    except RecursionError:
+        return {}, [NESTED_TOO_DEEP]
     except ValueError as exc:
         return {}, [f"it is not valid JSON ({exc})"]
+    if too_deep(data):
+        return {}, [NESTED_TOO_DEEP]
     if not isinstance(data, dict):
         return {}, [f"it holds {_kind(data)} where an object was expected"]
     legacy = data.get("projects", [])  # the single list of earlier versions: not used
@@ -102,13 +112,11 @@ def _read(path: Path) -> tuple[Servers, str, bytes | None]:
     """The servers' lists, what was wrong (empty: nothing), and the bytes read when the
     file could be read at all."""
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+        data = read_limited(path, max_bytes=MAX_STATE_BYTES, follow_links=False)
+    except RefusedFile as exc:
+        return {}, exc.reason, None
+    if data is None:
         return {}, "", None
-    except IsADirectoryError:
-        return {}, "it is a directory", None
-    except OSError as exc:
-        return {}, f"it cannot be read ({exc.strerror or exc})", None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -124,14 +132,14 @@ def _set_aside(path: Path, seen: bytes, servers: Servers, what: str) -> str:
     try:
         with locked(path):
             try:
-                current = path.read_bytes()
-            except FileNotFoundError:
+                current = read_limited(path, max_bytes=MAX_STATE_BYTES, follow_links=False)
+            except RefusedFile:
                 current = None
             if current != seen:  # repaired or moved aside by another copy of the app
                 return _warning(path, what)
             os.replace(path, bad)
             if servers:
-                write_atomic(path, _dump(servers))
+                write_atomic(path, _dump(servers), follow_links=False)
     except OSError as exc:
         reason = exc.strerror or str(exc)
         return (
@@ -207,7 +215,7 @@ class RememberedProjects:
             return _dump(servers)
 
         try:
-            after = update_text(self.path, apply)
+            after = update_text(self.path, apply, follow_links=False)
         except (OSError, ValueError):  # ValueError: not UTF-8
             return
         if after is not None:
@@ -236,10 +244,11 @@ class LayoutPreferences:
 
     def _read(self) -> dict[str, Any]:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            raw = read_limited(self.path, max_bytes=MAX_LAYOUT_BYTES, follow_links=False)
+            data = json.loads(raw or b"{}")
+        except (RefusedFile, ValueError, RecursionError):
             return {}
-        return data if isinstance(data, dict) else {}
+        return data if isinstance(data, dict) and not too_deep(data) else {}
 
     @property
     def sidebar_folded(self) -> bool | None:
@@ -266,12 +275,12 @@ class LayoutPreferences:
         def apply(text: str | None) -> str:
             try:
                 data = json.loads(text) if text else {}
-            except ValueError:
+            except (ValueError, RecursionError):
                 data = {}
-            data = data if isinstance(data, dict) else {}
+            data = data if isinstance(data, dict) and not too_deep(data) else {}
             return json.dumps({**data, key: value}, indent=1) + "\n"
 
         try:
-            update_text(self.path, apply)
+            update_text(self.path, apply, follow_links=False)
         except (OSError, ValueError):  # ValueError: not UTF-8
             return

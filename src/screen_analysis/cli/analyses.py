@@ -181,16 +181,13 @@ def _list_offline(
 ) -> None:
     """The view as the local cache kept it; where it is from on stderr."""
     from screen_analysis.api.models import Analysis
-    from screen_analysis.cli.cache_commands import age_words, nothing_kept, open_offline
+    from screen_analysis.cli.cache_commands import age_words, nothing_kept, offline_cache
 
-    cache = open_offline(ctx)
-    try:
+    with offline_cache(ctx) as cache:
         view = cache.view(project_id, status)
         filtered = view is None and status is not None
         if filtered:
             view = cache.matching(project_id, status)
-    finally:
-        cache.close()
     if view is None:
         raise nothing_kept("this project and status")
     items = view.items if most is None else view.items[:most]

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import TypeVar
 
@@ -39,8 +40,13 @@ def cache_scope(ctx: CliContext, profile: str | None = None) -> CacheScope:
     return scope
 
 
-def open_offline(ctx: CliContext) -> LocalCache:
-    """The cache to read with `--offline`; a one-line error when it is off or unusable."""
+@contextlib.contextmanager
+def offline_cache(ctx: CliContext) -> Iterator[LocalCache]:
+    """The cache to read with `--offline` for the block, closed after it; a one-line error
+    when it is off, a warning when it is unusable, and one when rows could not be read (they
+    are left out)."""
+    from screen_analysis.cache.rows import skipped_words
+
     if not ctx.settings.cache:
         raise CliError(
             "--offline reads the local cache, which is off (cache = false)", ExitCode.USAGE
@@ -48,7 +54,12 @@ def open_offline(ctx: CliContext) -> LocalCache:
     cache = LocalCache(cache_scope(ctx), max_mb=ctx.settings.cache_max_mb)
     if cache.warning:
         click.echo(f"Warning: {clean(cache.warning)}", err=True)
-    return cache
+    try:
+        yield cache
+    finally:
+        cache.close()
+        if cache.skipped:
+            click.echo(f"Warning: {skipped_words(cache.skipped)}", err=True)
 
 
 def age_words(fetched_at: datetime, now: datetime | None = None) -> str:
@@ -146,7 +157,7 @@ def _usable(use: Callable[[], tuple[T, str | None]]) -> T:
     """What `use` found in the cache file, after its warning (a damaged file set aside) on
     stderr; a cache another program holds locked is one line and exit 2 (a file the system
     refuses)."""
-    from screen_analysis.cache.schema import CacheUnusable
+    from screen_analysis.cache.place import CacheUnusable
 
     try:
         found, warning = use()

@@ -12,7 +12,7 @@ failure (for the screen's one problem line).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import datetime
 from typing import TypeAlias
 
@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 
 from screen_analysis.api.describe import describe_error
-from screen_analysis.api.models import AnalysisItem
+from screen_analysis.cache import CachedView
 from screen_analysis.tui.feed import (
     PageBatch,
     PageLoad,
@@ -194,7 +194,7 @@ class AnalysesPane(Vertical):
             view = await asyncio.to_thread(kept.view, load.key)
             fresh = load.generation == self._generation and kept.still_open(epoch)
             if view is not None and view.items and fresh:
-                self._show_kept(view.items, view.fetched_at)
+                self._show_kept(view)
                 self._update_status()
                 load = self._source.widen(load, len(view.items))
         try:
@@ -274,12 +274,13 @@ class AnalysesPane(Vertical):
 
     # Cached and offline rows
 
-    def _show_kept(self, items: Sequence[AnalysisItem], at: datetime, note: str = "") -> None:
-        """Rows the cache kept (fetched `at`): at once while the server is asked, or offline."""
-        self._watch.showing_cached(at, note)
-        table = self.table
-        table.set_items(items, keep_id=table.highlighted_id)
-        self.post_message(self.RowsArrived(items))
+    def _show_kept(self, view: CachedView, note: str = "") -> None:
+        """Rows the cache kept: at once while the server is asked, or offline."""
+        self._watch.showing_cached(view.fetched_at, note)
+        self.table.set_items(view.items, keep_id=self.table.highlighted_id)
+        self.post_message(self.RowsArrived(view.items))
+        if words := self._source.kept.skipped_note(view):  # rows it could not read: said
+            self.notify(words, severity="warning", markup=False)
 
     @work(exclusive=True, group="kept", exit_on_error=False)
     async def _paint_offline(
@@ -299,8 +300,7 @@ class AnalysesPane(Vertical):
                 return
             self.table.empty_message = NOTHING_KEPT
         else:
-            filtered = view.total is None and key.status is not None
-            self._show_kept(view.items, view.fetched_at, KEPT_NOTE if filtered else "")
+            self._show_kept(view, "" if view.total is not None or key.status is None else KEPT_NOTE)
         if error is not None:
             self._go_offline()
         self._update_status()
