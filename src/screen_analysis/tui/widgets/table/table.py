@@ -132,10 +132,13 @@ class AnalysesTable(RowCursorView):
         self.sort_by(next_sort(self._rows.order))
 
     def set_items(self, items: Iterable[AnalysisItem], *, keep_id: str | None = None) -> None:
-        """Replace all rows. With `keep_id` (a reload), the cursor stays on that analysis,
-        on its line of the screen, or on the same row when it is gone; else on row 0."""
+        """Replace all rows. With `keep_id` (a reload, or the server's rows replacing the
+        cache's), the cursor stays on that analysis, on its line of the screen, or on the
+        same row when it is gone; the rows that came in above the screen are counted in
+        `unseen_above` ("↑ 8 new"). Else the cursor goes to row 0."""
         line = self.cursor_row - int(self.scroll_y)
         row = self.cursor_row
+        before = self._rows.ids() if keep_id is not None else frozenset()
         self._flashing.clear()
         self._rows.replace_all(items)
         self.unseen_above = 0
@@ -154,6 +157,8 @@ class AnalysesTable(RowCursorView):
             self.set_reactive(AnalysesTable.cursor_row, row)
             self.scroll_to(y=max(0, row - line), animate=False, immediate=True)
             self._scroll_cursor_into_view()
+            top = int(self.scroll_y)
+            self.unseen_above = sum(1 for i in self._rows.view[:top] if i.id not in before)
         self._announce()
         self._check_wanted()
 
