@@ -29,7 +29,7 @@ from screen_analysis.api.models import Analysis, AnalysisItem
 from screen_analysis.cache import LocalCache
 from screen_analysis.config import Settings
 from screen_analysis.safe_text import clean
-from screen_analysis.state import RememberedProjects
+from screen_analysis.state import RememberedPlace, RememberedProjects
 from screen_analysis.tui.feed import Feed, KeyTrust, RefreshSchedule, ViewKey
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.one import One
@@ -37,6 +37,7 @@ from screen_analysis.tui.screens.main.actions import AnalysisActions, FindInRows
 from screen_analysis.tui.screens.main.host import ScreenServices
 from screen_analysis.tui.screens.main.insight import InsightActions
 from screen_analysis.tui.screens.main.keys import MAIN_KEYS
+from screen_analysis.tui.screens.main.place import PlaceKeeper
 from screen_analysis.tui.screens.main.problems import ProblemDesk
 from screen_analysis.tui.widgets.analysis_detail import AnalysisDetail
 from screen_analysis.tui.widgets.app_header import AppHeader
@@ -108,6 +109,9 @@ class MainScreen(Screen[None]):
         self.on_analysis = AnalysisActions(self.services, previews)
         self.finder = FindInRows(self.services)
         self.insight = InsightActions(self.services, previews, clock)
+        server, state_path = remembered.server, settings.state_path
+        kept = RememberedPlace(state_path, server, settings.profile) if server else None
+        self.place = PlaceKeeper(kept, self.set_timer, self.services.background)
 
     def compose(self) -> ComposeResult:
         """Filter bar, then sidebar, the analyses pane (table, status line) and detail."""
@@ -122,10 +126,15 @@ class MainScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        """List the known projects and open the first view."""
-        self.sidebar.want([*self.settings.projects, *self.remembered.ids])
-        self.sidebar.mark_current(None)
-        self.show_view(ViewKey())
+        """List the known projects and open the view where the last run was left."""
+        view, pick = self.place.opening()
+        self.sidebar.want([*self.settings.projects, *self.remembered.ids, view.project_id])
+        self.sidebar.mark_current(view.project_id)
+        self.show_view(view, pick=pick)
+
+    def on_unmount(self) -> None:
+        """Keep the place for the next start."""
+        self.place.leave()
 
     @property
     def view(self) -> ViewKey:
@@ -156,12 +165,14 @@ class MainScreen(Screen[None]):
 
     # Views
 
-    def show_view(self, key: ViewKey) -> None:
-        """Show `key`'s analyses: the table from the top, the filter's totals, no detail."""
+    def show_view(self, key: ViewKey, *, pick: str | None = None) -> None:
+        """Show `key`'s analyses: the table from the top (or at `pick`), the filter's
+        totals, no detail yet."""
         self.status_filter.show_view(key)
         self.detail.show(None, None)
-        self.pane.show(key)
+        self.pane.show(key, pick=pick)
         self._title_view()
+        self.place.moved(key, pick)
 
     def _title_view(self) -> None:
         """The pane's title: "Analyses · Lumen Banking · Completed"."""
@@ -195,6 +206,7 @@ class MainScreen(Screen[None]):
     @on(AnalysesTable.Highlighted)
     def _highlight_moved(self, event: AnalysesTable.Highlighted) -> None:
         self._show_detail(event.item)
+        self.place.moved(self.view, event.item.id)
 
     @on(AnalysesTable.Selected)
     def _selected(self, event: AnalysesTable.Selected) -> None:

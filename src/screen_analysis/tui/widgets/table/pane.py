@@ -26,17 +26,16 @@ from screen_analysis.tui.feed import (
     PageBatch,
     PageLoad,
     PageSource,
-    RefreshJob,
     RefreshSchedule,
     ViewKey,
     unreachable,
 )
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.widgets.status_line import PagingStatus, StatusLine
-from screen_analysis.tui.widgets.table.live import RefreshTimer, apply_round
 from screen_analysis.tui.widgets.table.messages import Failed, Moved, RowsArrived, TotalSeen
 from screen_analysis.tui.widgets.table.offline import OfflineWatch
 from screen_analysis.tui.widgets.table.rest import RestLoader
+from screen_analysis.tui.widgets.table.rounds import RefreshRounds
 from screen_analysis.tui.widgets.table.table import AnalysesTable
 
 EMPTY_VIEW = "No analyses match this project and status."
@@ -68,11 +67,12 @@ class AnalysesPane(Vertical):
         self._generation = 0
         self._ever_loaded = False
         self._fresh_at: datetime | None = None  # when the server last confirmed the rows
-        self._rounds = RefreshTimer(schedule, self.set_timer, self._start_round, self._show_state)
-        self._rest = RestLoader(self, source, lambda: self.table, self._update_status)
+        self._refresher = RefreshRounds(self, source, schedule, lambda: self.table, self)
+        self._rounds = self._refresher.timer
+        self._rest = RestLoader(self, source, lambda: self.table, self.update_status)
         self._watch = OfflineWatch(
             self._rounds, self.set_timer, self.set_interval, self._retry_round,
-            self._update_status, clock,
+            self.update_status, clock,
         )  # fmt: skip
 
     def compose(self) -> ComposeResult:
@@ -126,13 +126,15 @@ class AnalysesPane(Vertical):
 
     # Views and pages
 
-    def show(self, key: ViewKey) -> None:
-        """Show `key`'s analyses from the first page (the old view's request is dropped)."""
+    def show(self, key: ViewKey, *, pick: str | None = None) -> None:
+        """Show `key`'s analyses from the first page (the old view's request is dropped),
+        the cursor on `pick` when its rows hold it, else on the top row."""
         self.stop_load_all(quiet=True)
-        table, self._keep_id = self.table, None
+        table = self.table
         table.empty_message, table.can_grow = "Loading…", False
         table.set_items([])
         load = self._source.open(key)
+        self._keep_id = (load.generation, pick) if pick is not None else None
         self._generation = load.generation
         self._watch.showing_cached_none()
         if self._watch.offline:
@@ -140,7 +142,7 @@ class AnalysesPane(Vertical):
             self._paint_offline(key, load.generation)
         else:
             self._load(load, cached=True)
-        self._update_status()
+        self.update_status()
 
     def reload(self) -> None:
         """Retry what failed (offline: retry at once), else reload the view keeping the
@@ -161,7 +163,7 @@ class AnalysesPane(Vertical):
     def _run(self, load: PageLoad) -> None:
         self._generation = load.generation
         self._load(load)
-        self._update_status()
+        self.update_status()
 
     @on(AnalysesTable.SortChanged)
     def _sort_changed(self, event: AnalysesTable.SortChanged) -> None:
@@ -195,7 +197,7 @@ class AnalysesPane(Vertical):
             fresh = load.generation == self._generation and kept.still_open(epoch)
             if view is not None and view.items and fresh:
                 self._show_kept(view.items, view.fetched_at)
-                self._update_status()
+                self.update_status()
                 load = self._source.widen(load, len(view.items))
         try:
             batch = await self._source.load(load)
@@ -221,7 +223,7 @@ class AnalysesPane(Vertical):
             keep = self._keep_id
             keep_id = keep[1] if keep and keep[0] == batch.load.generation else None
             if self._watch.stale:  # the cache's rows are replaced: the pick stays
-                keep_id = table.highlighted_id
+                keep_id = table.highlighted_id or keep_id
             self._watch.confirmed()
             table.set_items(accepted.items, keep_id=keep_id)
             if not accepted.items:
@@ -235,7 +237,7 @@ class AnalysesPane(Vertical):
         if batch.loop_error is not None:
             self.notify("Paging stopped: " + describe_error(batch.loop_error),
                         severity="warning", markup=False)  # fmt: skip
-        self._update_status()
+        self.update_status()
         self._load_wanted()
 
     def _page_failed(self, load: PageLoad, error: Exception) -> None:
@@ -243,7 +245,7 @@ class AnalysesPane(Vertical):
             return  # a failure of a view that is gone
         self.table.can_grow = False
         if unreachable(error) and (self.table.items or self._watch.offline):
-            self._go_offline()  # the rows on screen stay; retries follow (back off)
+            self.went_offline()  # the rows on screen stay; retries follow (back off)
         elif unreachable(error):  # nothing on screen: what the cache kept stands in
             self._paint_offline(load.key, load.generation, error)
         else:
@@ -253,7 +255,7 @@ class AnalysesPane(Vertical):
         """A failure to say (the screen's problem desk shows it): rows from the cache go,
         whatever failed (a refused key never sees them)."""
         self.forget_kept(error)
-        self._update_status()
+        self.update_status()
         if self._source.cursor_refused:
             words = "The server refused the page cursor: " + describe_error(error)
             words += " — press r to restart the listing from the top"
@@ -261,7 +263,8 @@ class AnalysesPane(Vertical):
             words = describe_error(error) + " — press r to retry"
         self.post_message(self.Failed(error, self.reload, words, self._ever_loaded))
 
-    def _update_status(self) -> None:
+    def update_status(self) -> None:
+        """Say how paging stands in the status line (cached or offline: how old the rows are)."""
         state, error = self._source.paging_state()
         loaded = len(self.table.items)
         shorter: tuple[str, ...] = ()
@@ -277,8 +280,9 @@ class AnalysesPane(Vertical):
     def _show_kept(self, items: Sequence[AnalysisItem], at: datetime, note: str = "") -> None:
         """Rows the cache kept (fetched `at`): at once while the server is asked, or offline."""
         self._watch.showing_cached(at, note)
-        table = self.table
-        table.set_items(items, keep_id=table.highlighted_id)
+        table, keep = self.table, self._keep_id
+        pick = keep[1] if keep is not None and keep[0] == self._generation else None
+        table.set_items(items, keep_id=table.highlighted_id or pick)
         self.post_message(self.RowsArrived(items))
 
     @work(exclusive=True, group="kept", exit_on_error=False)
@@ -302,8 +306,8 @@ class AnalysesPane(Vertical):
             filtered = view.total is None and key.status is not None
             self._show_kept(view.items, view.fetched_at, KEPT_NOTE if filtered else "")
         if error is not None:
-            self._go_offline()
-        self._update_status()
+            self.went_offline()
+        self.update_status()
 
     def forget_kept(self, error: Exception) -> bool:
         """Rows from the local cache go (a refused key never sees them; the server's rows
@@ -313,13 +317,13 @@ class AnalysesPane(Vertical):
         self._watch.confirmed()
         self.table.set_items([])
         self.table.empty_message = "Nothing to show: " + describe_error(error)
-        self._update_status()
+        self.update_status()
         return True
 
-    def _go_offline(self) -> None:
+    def went_offline(self) -> None:
         """The server cannot be reached: the rows stay, refresh rounds stop, retries begin."""
         self._watch.went_offline(self._fresh_at)
-        self._update_status()
+        self.update_status()
 
     def _retry_round(self) -> bool:
         """A retry while offline: read the view again (its answer brings the app back)."""
@@ -359,42 +363,16 @@ class AnalysesPane(Vertical):
         """Start a refresh round now (unless one is under way)."""
         self._rounds.run_now()
 
-    def _show_state(self, label: str) -> None:
+    def show_state(self, label: str) -> None:
+        """Say the auto-refresh state (`RoundHooks`)."""
         for status_line in self.query(StatusLine):
             status_line.refresh_state = label
 
-    def _start_round(self) -> bool:
-        source = self._source
-        if source.loading or not source.started:
-            return False  # the view itself is loading: its answer is fresh
-        table = self.table
-        visible = [table.items[i] for i in table.visible_rows]
-        self._refresh(source.plan_refresh(visible))
-        return True
-
-    @work(exclusive=True, group="auto-refresh", exit_on_error=False)
-    async def _refresh(self, job: RefreshJob) -> None:
-        try:
-            result = await self._source.run_refresh(job)
-        except asyncio.CancelledError:
-            self._rounds.cancelled()
-            raise
-        except Exception as error:
-            self._rounds.ended(ok=False)
-            if unreachable(error):
-                self._go_offline()
-            else:
-                self.post_message(self.Failed(error, lambda: None, "", self._ever_loaded))
-            return
+    def confirmed(self) -> None:
+        """A round's answer came (`RoundHooks`): the rows on screen are as of now."""
         self._fresh_at = self._clock()
-        refreshed = self._source.apply_refresh(result)
-        note = ""
-        if refreshed is not None:
-            if refreshed.gap:
-                self.reload()  # more arrived than a page holds: read the view again
-            for message in apply_round(self.table, job.key, refreshed, result.total):
-                self.post_message(message)
-            self._update_status()
-            if refreshed.cursor_refused:
-                note = "refresh: old page cursor refused, r reloads"
-        self._rounds.ended(ok=True, note=note)
+
+    @property
+    def ever_loaded(self) -> bool:
+        """Whether a page was ever shown (`RoundHooks`)."""
+        return self._ever_loaded

@@ -135,7 +135,8 @@ class AnalysesTable(RowCursorView):
         """Replace all rows. With `keep_id` (a reload, or the server's rows replacing the
         cache's), the cursor stays on that analysis, on its line of the screen, or on the
         same row when it is gone; the rows that came in above the screen are counted in
-        `unseen_above` ("↑ 8 new"). Else the cursor goes to row 0."""
+        `unseen_above` ("↑ 8 new"); into an empty table, that analysis is scrolled to.
+        Else the cursor goes to row 0."""
         line = self.cursor_row - int(self.scroll_y)
         row = self.cursor_row
         before = self._rows.ids() if keep_id is not None else frozenset()
@@ -154,11 +155,14 @@ class AnalysesTable(RowCursorView):
             self._fit_placeholders()
             self._rows_resized()
             row = self.validate_cursor_row(row if kept is None else kept)
+            if not before:  # nothing was on screen: the row where it falls, from the top
+                line = row
             self.set_reactive(AnalysesTable.cursor_row, row)
             self.scroll_to(y=max(0, row - line), animate=False, immediate=True)
             self._scroll_cursor_into_view()
-            top = int(self.scroll_y)
-            self.unseen_above = sum(1 for i in self._rows.view[:top] if i.id not in before)
+            if before:
+                top = int(self.scroll_y)
+                self.unseen_above = sum(1 for i in self._rows.view[:top] if i.id not in before)
         self._announce()
         self._check_wanted()
 
