@@ -5,32 +5,25 @@ its live simulation moved by the test (`LiveSimulator.tick`)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from screen_analysis.api.models import Analysis, AnalysisStatus
-from screen_analysis.demo.live import LiveSimulator
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.state import Place, RememberedPlace
 from screen_analysis.tui.feed import ViewKey
 
-from ..conftest import DEMO_NOW, demo_config
-from .conftest import cache_at, connection_to, make_app, notes_of, settled, wait_until
-
-
-def arrive(server: DemoServer, count: int) -> list[str]:
-    """Let the live simulation run until at least `count` analyses arrived; their ids,
-    newest first (as the server lists them)."""
-    simulator = LiveSimulator(server.config, server.store)
-    before = server.store.count_analyses(None, None)
-    seconds = 0
-    while server.store.count_analyses(None, None) < before + count:
-        seconds += 5
-        simulator.tick(DEMO_NOW + timedelta(seconds=seconds))
-    arrived = server.store.count_analyses(None, None) - before
-    return [row["id"] for row in server.store.list_analyses(None, None, arrived, None)[0]]
+from ..conftest import demo_config
+from .conftest import (
+    arrive,
+    cache_at,
+    connection_to,
+    make_app,
+    notes_of,
+    settled,
+    wait_until,
+)
 
 
 async def test_arrivals_between_two_starts_are_on_top_or_counted(tmp_path: Path) -> None:

@@ -38,6 +38,7 @@ SHORT_STATUS_WORDS: dict[AnalysisStatus, str] = {
     AnalysisStatus.FAILED: "fail",
 }
 UNKNOWN_GLYPH = "?"
+STALE = "~"  # before a total that may be out of date (readable without colour)
 
 
 def status_glyph(status: AnalysisStatus | str | None) -> str:

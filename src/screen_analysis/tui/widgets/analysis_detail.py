@@ -124,6 +124,12 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
         if not same:
             self.scroll_home(animate=False)
 
+    def mark_offline(self, words: str) -> None:
+        """Say in the lower border that the server cannot be reached and how old what is
+        shown is ("offline · data from 15:47"): at 80×24 the detail hides the status line
+        that says so. "" takes the words away."""
+        self.border_subtitle = Content(words)
+
     # Width
 
     def widen(self, step: int) -> None:

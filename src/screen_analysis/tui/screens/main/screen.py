@@ -227,6 +227,13 @@ class MainScreen(Screen[None]):
     def _total_seen(self, event: AnalysesPane.TotalSeen) -> None:
         self.status_filter.seen(event.view, event.total)
 
+    @on(AnalysesPane.OfflineChanged)
+    def _offline_changed(self, event: AnalysesPane.OfflineChanged) -> None:
+        self.detail.mark_offline(event.mark)
+        self.status_filter.offline = bool(event.mark)
+        if not event.mark:  # back: the totals marked meanwhile are asked again
+            self.status_filter.recount(self.view)
+
     @on(AnalysesPane.Moved)
     def _moved(self, event: AnalysesPane.Moved) -> None:
         self.status_filter.recount(event.view)

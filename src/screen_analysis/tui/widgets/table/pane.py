@@ -32,14 +32,20 @@ from screen_analysis.tui.feed import (
 )
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.widgets.status_line import PagingStatus, StatusLine
-from screen_analysis.tui.widgets.table.messages import Failed, Moved, RowsArrived, TotalSeen
+from screen_analysis.tui.widgets.table.messages import (
+    Failed,
+    Moved,
+    OfflineChanged,
+    RowsArrived,
+    TotalSeen,
+)
 from screen_analysis.tui.widgets.table.offline import OfflineWatch
 from screen_analysis.tui.widgets.table.rest import RestLoader
 from screen_analysis.tui.widgets.table.rounds import RefreshRounds
 from screen_analysis.tui.widgets.table.table import AnalysesTable
 
 EMPTY_VIEW = "No analyses match this project and status."
-KEPT_NOTE = "kept rows with this status"  # offline, a filter on the unfiltered view's rows
+KEPT_NOTE = "kept rows only"  # offline, a filter on the kept rows of the unfiltered view
 NOTHING_KEPT = "Nothing of this view is kept in the local cache."
 
 
@@ -49,6 +55,7 @@ class AnalysesPane(Vertical):
     RowsArrived: TypeAlias = RowsArrived
     Moved: TypeAlias = Moved
     TotalSeen: TypeAlias = TotalSeen
+    OfflineChanged: TypeAlias = OfflineChanged
     Failed: TypeAlias = Failed
 
     def __init__(
@@ -67,6 +74,8 @@ class AnalysesPane(Vertical):
         self._generation = 0
         self._ever_loaded = False
         self._fresh_at: datetime | None = None  # when the server last confirmed the rows
+        self._offline_mark = ""  # as last told to the other parts
+        self._kept_total: int | None = None  # the total the cache kept with the rows shown
         self._refresher = RefreshRounds(self, source, schedule, lambda: self.table, self)
         self._rounds = self._refresher.timer
         self._rest = RestLoader(self, source, lambda: self.table, self.update_status)
@@ -196,7 +205,7 @@ class AnalysesPane(Vertical):
             view = await asyncio.to_thread(kept.view, load.key)
             fresh = load.generation == self._generation and kept.still_open(epoch)
             if view is not None and view.items and fresh:
-                self._show_kept(view.items, view.fetched_at)
+                self._show_kept(view.items, view.fetched_at, total=view.total)
                 self.update_status()
                 load = self._source.widen(load, len(view.items))
         try:
@@ -264,22 +273,33 @@ class AnalysesPane(Vertical):
         self.post_message(self.Failed(error, self.reload, words, self._ever_loaded))
 
     def update_status(self) -> None:
-        """Say how paging stands in the status line (cached or offline: how old the rows are)."""
+        """Say how paging stands in the status line (cached or offline: how old the rows
+        are); tell the other parts when the pane went offline or came back."""
         state, error = self._source.paging_state()
         loaded = len(self.table.items)
         shorter: tuple[str, ...] = ()
+        total = self._source.total if self._source.total is not None else self._kept_total
+        stale_total = self._watch.stale and total is not None  # as the tabs mark theirs
         stale = self._watch.words()
         if stale is not None:
             state, (error, *more) = stale.state, stale.forms
             shorter = tuple(more)
         for status_line in self.query(StatusLine):
-            status_line.status = PagingStatus(loaded, self._source.total, state, error, shorter)
+            status_line.status = PagingStatus(loaded, total, state, error, shorter, stale_total)
+        mark = self._watch.mark()
+        if mark != self._offline_mark:
+            self._offline_mark = mark
+            self.post_message(self.OfflineChanged(mark))
 
     # Cached and offline rows
 
-    def _show_kept(self, items: Sequence[AnalysisItem], at: datetime, note: str = "") -> None:
-        """Rows the cache kept (fetched `at`): at once while the server is asked, or offline."""
+    def _show_kept(
+        self, items: Sequence[AnalysisItem], at: datetime, note: str = "", total: int | None = None
+    ) -> None:
+        """Rows the cache kept (fetched `at`, of `total` then): at once while the server is
+        asked, or offline."""
         self._watch.showing_cached(at, note)
+        self._kept_total = total
         table, keep = self.table, self._keep_id
         pick = keep[1] if keep is not None and keep[0] == self._generation else None
         table.set_items(items, keep_id=table.highlighted_id or pick)
@@ -304,7 +324,8 @@ class AnalysesPane(Vertical):
             self.table.empty_message = NOTHING_KEPT
         else:
             filtered = view.total is None and key.status is not None
-            self._show_kept(view.items, view.fetched_at, KEPT_NOTE if filtered else "")
+            note = KEPT_NOTE if filtered else ""
+            self._show_kept(view.items, view.fetched_at, note, view.total)
         if error is not None:
             self.went_offline()
         self.update_status()
