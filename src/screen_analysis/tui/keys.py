@@ -9,6 +9,7 @@ one message at start, and those entries are left out (their defaults stay).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from textual.binding import Binding, BindingsMap, BindingType
@@ -17,6 +18,21 @@ from textual.keys import Keys, format_key, key_to_character
 
 MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
 _NAMED_KEYS = frozenset(key.value for key in Keys)
+
+# Ranks in the key bar: when not every key fits, the higher ranks stay.
+IN_SIGHT = 3  # at every width: the way back to a pane folded out of sight
+SHOWN = 2  # what a demo is made of: open an analysis, its image, the overview, compare
+HANDY = 1  # find, reload
+
+
+@dataclass(frozen=True)
+class RankedBinding(Binding):
+    """A binding with its rank in the key bar (a plain `Binding` ranks 0): when not every
+    key fits, the bar keeps the higher ranks, each in its declared place. Textual's copies
+    of a binding (its active bindings) drop the rank: the bar reads it where the binding
+    is declared, as it reads the order (`declared_ranks`)."""
+
+    rank: int = 0
 
 
 class KeyHelp(NamedTuple):
@@ -123,6 +139,11 @@ def declared_order(bindings: Sequence[BindingType]) -> dict[str, int]:
     for binding in Binding.make_bindings(bindings):
         order.setdefault(binding_name(binding), len(order))
     return order
+
+
+def declared_ranks(bindings: Sequence[BindingType]) -> dict[str, int]:
+    """Each ranked binding's rank in the key bar by `binding_name` (others rank 0)."""
+    return {binding_name(b): b.rank for b in bindings if isinstance(b, RankedBinding)}
 
 
 def declared_bindings(node: DOMNode, *, package: str = "") -> list[BindingType]:

@@ -22,6 +22,7 @@ from textual.strip import Strip
 from screen_analysis.api.models import Analysis, AnalysisItem
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import now_utc
+from screen_analysis.tui.keys import SHOWN, RankedBinding
 from screen_analysis.tui.widgets.table.cursor import RowCursorView
 from screen_analysis.tui.widgets.table.flash import RowFlashes
 from screen_analysis.tui.widgets.table.layout import fit_cell, layout_columns
@@ -42,8 +43,8 @@ class AnalysesTable(RowCursorView):
     """A table of analyses with a row cursor, rendering only the lines on screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select_cursor", "Select",
-                tooltip="Select the highlighted analysis", id="select"),
+        RankedBinding("enter", "select_cursor", "Select",
+                      tooltip="Select the highlighted analysis", id="select", rank=SHOWN),
         Binding("up,k", "move('up')", "Cursor up", show=False, id="cursor-up"),
         Binding("down,j", "move('down')", "Cursor down", show=False, id="cursor-down"),
         Binding("pageup", "move('page-up')", "Page up", show=False, id="page-up"),
