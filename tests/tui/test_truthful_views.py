@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from screen_analysis.config import Connection
+from screen_analysis.demo.live import LiveSimulator
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.numbers import format_count
 from screen_analysis.tui.app import ScreenAnalysisApp
 from screen_analysis.tui.formatting import now_utc
 
-from ..conftest import demo_config
+from ..conftest import DEMO_NOW, demo_config
 from .conftest import (
     arrive,
     cache_at,
@@ -127,3 +129,28 @@ async def test_totals_are_marked_alike_when_the_server_goes_and_when_it_was_neve
     for tabs in (during, at_start):
         assert "All ~150" in tabs, tabs
     assert "of ~150" in line, line
+
+
+async def test_a_view_that_empties_says_so_in_its_own_sentence(
+    tmp_path: Path, fresh_demo_server: DemoServer
+) -> None:
+    """Pending after the queue drained kept its old rows ("Loaded 1 of 0"), and an empty
+    view said nothing of itself. A refresh that finds the view empty reads it again, and
+    the view says, in one sentence of its own, that it is empty."""
+    server = fresh_demo_server
+    app = make_app(tmp_path, connection_to(server), refresh_interval=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+        await pilot.press("2")
+        screen = await settled(pilot)
+        assert screen.table.items, "the seeded data has pending analyses"
+        simulator, seconds = LiveSimulator(server.config, server.store), 0
+        while server.store.count_analyses(None, "pending") > 0:
+            seconds += 1
+            simulator.tick(DEMO_NOW + timedelta(seconds=seconds))
+        screen.pane.refresh_now()
+        await wait_until(pilot, lambda: not screen.table.items and not screen.busy)
+        words = "Nothing is waiting to be scored on this server: the queue is empty."
+        assert screen.table.empty_message == words
+        table = screen.table
+        assert any(words in table.render_line(y).text for y in range(table.size.height))

@@ -28,6 +28,7 @@ from screen_analysis.tui.feed import (
     PageSource,
     RefreshSchedule,
     ViewKey,
+    empty_words,
     unreachable,
 )
 from screen_analysis.tui.formatting import now_utc
@@ -44,7 +45,6 @@ from screen_analysis.tui.widgets.table.rest import RestLoader
 from screen_analysis.tui.widgets.table.rounds import RefreshRounds
 from screen_analysis.tui.widgets.table.table import AnalysesTable
 
-EMPTY_VIEW = "No analyses match this project and status."
 KEPT_NOTE = "kept rows only"  # offline, a filter on the kept rows of the unfiltered view
 NOTHING_KEPT = "Nothing of this view is kept in the local cache."
 
@@ -236,7 +236,7 @@ class AnalysesPane(Vertical):
             self._watch.confirmed()
             table.set_items(accepted.items, keep_id=keep_id)
             if not accepted.items:
-                table.empty_message = EMPTY_VIEW
+                table.empty_message = empty_words(batch.load.key)
         else:
             table.append_items(accepted.items)
         if accepted.items:

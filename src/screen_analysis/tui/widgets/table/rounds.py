@@ -35,7 +35,7 @@ class RoundHooks(Protocol):
         """The server cannot be reached."""
 
     def reload(self) -> None:
-        """More arrived than a page holds: read the view again."""
+        """More arrived than a page holds, or every row left the view: read it again."""
 
     def show_state(self, label: str) -> None:
         """Say the auto-refresh state in the status line."""
@@ -94,7 +94,8 @@ class RefreshRounds:
         refreshed = self._source.apply_refresh(result)
         note = ""
         if refreshed is not None:
-            if refreshed.gap:
+            emptied = result.total == 0 and not result.top and bool(self._table().items)
+            if refreshed.gap or emptied:  # read the view again (emptied: it says so)
                 hooks.reload()
             for message in apply_round(self._table(), job.key, refreshed, result.total):
                 self._widget.post_message(message)

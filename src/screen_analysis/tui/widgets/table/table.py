@@ -60,7 +60,7 @@ class AnalysesTable(RowCursorView):
     DEFAULT_CSS = TABLE_CSS
 
     empty_message: reactive[str] = reactive("")
-    """Shown, centred and muted, when there are no rows ("Loading…", "No analyses match")."""
+    """Shown, centred and muted, when there are no rows ("Loading…", the view's empty words)."""
     unseen_above: reactive[int] = reactive(0)
     """Rows that arrived above the view and have not been scrolled to yet ("↑ 3 new")."""
 
