@@ -19,6 +19,8 @@ from screen_analysis.demo.runner import DemoServer
 from screen_analysis.numbers import format_count
 from screen_analysis.tui.app import ScreenAnalysisApp
 from screen_analysis.tui.formatting import now_utc
+from screen_analysis.tui.graphics import Graphics
+from screen_analysis.tui.widgets.analysis_detail import DetailText
 
 from ..conftest import DEMO_NOW, demo_config
 from .conftest import (
@@ -32,6 +34,7 @@ from .conftest import (
 )
 
 GONE = "http://127.0.0.1:9"  # nothing listens: connection refused
+HALFCELL = Graphics("halfcell")
 
 
 async def first_run(folder: Path, server: DemoServer) -> Connection:
@@ -154,3 +157,18 @@ async def test_a_view_that_empties_says_so_in_its_own_sentence(
         assert screen.table.empty_message == words
         table = screen.table
         assert any(words in table.render_line(y).text for y in range(table.size.height))
+
+
+async def test_the_detail_says_how_to_see_the_image_with_the_keys_as_bound(
+    tmp_path: Path, demo_server: DemoServer
+) -> None:
+    app = make_app(
+        tmp_path, connection_to(demo_server), keymap={"open-image": "O"}, graphics=HALFCELL
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settled(pilot)
+        await wait_until(pilot, lambda: screen.detail.item is not None)
+        body = screen.detail.query_one("#detail-body", DetailText).text.splitlines()
+        image = next(i for i, line in enumerate(body) if line.startswith("Image"))
+        assert body[image] == "Image      on the API server"
+        assert body[image + 1].split() == ["i", "full", "screen", "·", "O", "in", "a", "browser"]

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from textual.binding import Binding, BindingsMap, BindingType
 from textual.dom import DOMNode
 from textual.keys import Keys, format_key, key_to_character
+from textual.screen import Screen
 
 MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
 _NAMED_KEYS = frozenset(key.value for key in Keys)
@@ -156,3 +157,16 @@ def declared_bindings(node: DOMNode, *, package: str = "") -> list[BindingType]:
         if cls.__module__.startswith(package)
         for binding in vars(cls).get("BINDINGS", ())
     ]
+
+
+def bound_keys(screen: Screen[Any], ids: Iterable[str]) -> dict[str, str]:
+    """The key each of `ids` is bound to on `screen` now, as the key bar shows it (the
+    keymap applied; the first key of a binding with several), for words that name keys
+    ("r retry", "i full screen"); ids not bound there, or disabled, are left out."""
+    wanted = set(ids)
+    found: dict[str, str] = {}
+    for active in screen.active_bindings.values():
+        binding = active.binding
+        if binding.id in wanted and active.enabled and binding.id not in found:
+            found[binding.id] = screen.app.get_key_display(binding)
+    return found

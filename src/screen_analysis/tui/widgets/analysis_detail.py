@@ -27,6 +27,7 @@ from textual.widget import Widget
 from screen_analysis.api.models import Analysis, AnalysisItem
 from screen_analysis.safe_text import clean
 from screen_analysis.state import LayoutPreferences
+from screen_analysis.tui.keys import bound_keys
 from screen_analysis.tui.project_book import KnownProject
 from screen_analysis.tui.widgets import detail_text
 from screen_analysis.tui.widgets.screen_image import ImagePreviews, ScreenImage
@@ -35,6 +36,8 @@ TITLE_MARGIN = 2  # the title's corner and spaces take this much of the pane's w
 WIDTH_STEP = 5  # percent of the screen per `<` or `>`
 WIDTHS = range(25, 65, WIDTH_STEP)  # the shares the pane may take, in percent
 DEFAULT_WIDTH = 40
+# The keys that show the image, by binding id, and what each does (under its address).
+IMAGE_KEYS = {"image": "full screen", "open-image": "in a browser", "copy-url": "copies the URL"}
 
 
 class DetailText(Widget):
@@ -191,4 +194,16 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
         return detail_text.scores(self.item, self.project, width)
 
     def _rest(self, width: int) -> Content:
-        return detail_text.rest(self.item, self.project, self._address(), width)
+        keys = self._image_keys()
+        return detail_text.rest(self.item, self.project, self._address(), width, keys)
+
+    def _image_keys(self) -> list[str]:
+        """How to see the image, with the keys bound now: "i full screen", "o in a
+        browser", "Y copies the URL" (full screen only when images are drawn)."""
+        keys = bound_keys(self.screen, IMAGE_KEYS)
+        drawn = self._previews is not None and self._previews.graphics.enabled
+        return [
+            f"{keys[name]} {words}"
+            for name, words in IMAGE_KEYS.items()
+            if name in keys and (drawn or name != "image")
+        ]
