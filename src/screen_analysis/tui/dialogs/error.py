@@ -30,8 +30,8 @@ KEY_WORDS = {  # what each key does, as the dialog's last line says it
 
 
 class ErrorScreen(ModalScreen[str]):
-    """Dismissed with "retry", "demo", "connect" or "close" (a modal: the app's own keys, q
-    among them, wait behind it)."""
+    """Dismissed with "retry", "demo", "connect" or "close" (a modal: the app's own keys wait
+    behind it; q closes it, as Esc does, rather than quitting)."""
 
     BINDINGS: ClassVar[list[BindingType]] = ERROR_KEYS
 
