@@ -28,6 +28,7 @@ from .conftest import (
     cache_at,
     connection_to,
     make_app,
+    notes_of,
     offline_screen,
     settled,
     wait_until,
@@ -172,3 +173,23 @@ async def test_the_detail_says_how_to_see_the_image_with_the_keys_as_bound(
         image = next(i for i, line in enumerate(body) if line.startswith("Image"))
         assert body[image] == "Image      on the API server"
         assert body[image + 1].split() == ["i", "full", "screen", "·", "O", "in", "a", "browser"]
+
+
+async def test_a_search_that_found_nothing_loaded_offers_to_load_the_rest(
+    tmp_path: Path, demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app(tmp_path, connection_to(demo_server), refresh_interval=0)
+    notes = notes_of(app, monkeypatch)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settled(pilot)
+        assert not screen.feed.done
+        await pilot.press("slash", *"no such label", "enter")
+        loaded = format_count(len(screen.table.items))
+        offer = f"{loaded} of 300 rows are loaded; L loads the rest, then n finds again"
+        await wait_until(pilot, lambda: notes.any(offer))
+        await pilot.press("L")
+        await wait_until(pilot, lambda: screen.feed.done and not screen.busy)
+        notes.clear()
+        await pilot.press("n")
+        await wait_until(pilot, lambda: notes.any("No loaded row has a label containing"))
+        assert not notes.any("loads the rest"), "every row is loaded: nothing to offer"

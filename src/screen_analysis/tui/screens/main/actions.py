@@ -102,11 +102,14 @@ class AnalysisActions:
 
 
 class FindInRows:
-    """Find in the loaded labels (`/`, then `n` for the next match); the last query kept."""
+    """Find in the loaded labels (`/`, then `n` for the next match); the last query kept.
+    When nothing loaded matches, it says what it did not search and how to load it."""
 
-    def __init__(self, host: DialogHost) -> None:
-        """Ask and say things through `host`."""
+    def __init__(self, host: DialogHost, unsearched: Callable[[], str] = lambda: "") -> None:
+        """Ask and say things through `host`; `unsearched` says which rows are not loaded
+        and the keys that load them and find again ("" when every row is loaded)."""
         self._host = host
+        self._unsearched = unsearched
         self.query = ""
 
     def ask(self, table: AnalysesTable) -> None:
@@ -130,8 +133,10 @@ class FindInRows:
     def _find(self, table: AnalysesTable, start: int) -> None:
         index = table.find(self.query, start)
         if index is None:
-            shown = repr(shorten(clean(self.query)))
-            self._host.say("No loaded row has a label containing " + shown, "warning")
+            words = "No loaded row has a label containing " + repr(shorten(clean(self.query)))
+            if unsearched := self._unsearched():
+                words += " — " + unsearched
+            self._host.say(words, "warning")
             return
         table.move_cursor(index)
         table.focus()

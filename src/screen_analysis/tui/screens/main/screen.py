@@ -28,10 +28,12 @@ from screen_analysis.api.errors import AuthenticationError
 from screen_analysis.api.models import Analysis, AnalysisItem
 from screen_analysis.cache import LocalCache
 from screen_analysis.config import Settings
+from screen_analysis.numbers import format_count
 from screen_analysis.safe_text import clean
 from screen_analysis.state import RememberedPlace, RememberedProjects
 from screen_analysis.tui.feed import Feed, KeyTrust, RefreshSchedule, ViewKey
 from screen_analysis.tui.formatting import now_utc
+from screen_analysis.tui.keys import bound_keys
 from screen_analysis.tui.one import One
 from screen_analysis.tui.screens.main.actions import AnalysisActions, FindInRows
 from screen_analysis.tui.screens.main.host import ScreenServices
@@ -107,7 +109,7 @@ class MainScreen(Screen[None]):
             demo=self.services.start_demo, nothing_kept=self._nothing_kept,
         )  # fmt: skip
         self.on_analysis = AnalysisActions(self.services, previews)
-        self.finder = FindInRows(self.services)
+        self.finder = FindInRows(self.services, self._unsearched)
         self.insight = InsightActions(self.services, previews, clock)
         server, state_path = remembered.server, settings.state_path
         kept = RememberedPlace(state_path, server, settings.profile) if server else None
@@ -359,6 +361,20 @@ class MainScreen(Screen[None]):
     def action_find_next(self) -> None:
         """Find the next row matching the last search (ask when there was none)."""
         self.finder.next(self.table)
+
+    def _unsearched(self) -> str:
+        """The rows a search of the loaded ones did not see, and the keys that reach them:
+        "200 of 5,001 rows are loaded; L loads the rest, then n finds again"."""
+        feed = self.feed
+        if feed.done or not feed.started:
+            return ""
+        of = f" of {format_count(feed.total)}" if feed.total is not None else ""
+        words = f"{format_count(len(self.table.items))}{of} rows are loaded"
+        keys = bound_keys(self, ("load-all", "find-next"))
+        if "load-all" in keys:
+            again = f", then {keys['find-next']} finds again" if "find-next" in keys else ""
+            words += f"; {keys['load-all']} loads the rest{again}"
+        return words
 
     def _highlighted(self) -> Analysis | None:
         item = self.table.highlighted_item
