@@ -56,9 +56,7 @@ ERROR_KEYS: list[BindingType] = [
         tooltip="Connect to another server",
         id="error-connect",
     ),
-    Binding(
-        "escape,q", "choose('close')", "Close", tooltip="Close the error", id="error-close"
-    ),
+    Binding("escape,q", "choose('close')", "Close", tooltip="Close the error", id="error-close"),
 ]
 
 URL_KEYS: list[BindingType] = [

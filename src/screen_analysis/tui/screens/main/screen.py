@@ -4,8 +4,8 @@ The screen composes widgets that own their data, each with the main view's headl
 as its source: the analyses pane pages, refreshes and loads its rows, the status filter its
 totals, the sidebar its projects. The screen routes only what crosses widgets (the
 highlighted analysis to the detail, rows and moves to the counts, the view chosen) and
-every failure to its one problem desk; it offers the keys that act on the highlighted
-analysis.
+every failure to its one problem desk; the keys that act on the highlighted analysis are
+its base's (`AnalysisKeys`).
 """
 
 from __future__ import annotations
@@ -21,23 +21,20 @@ from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.message import Message
-from textual.screen import Screen
 
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.errors import AuthenticationError
 from screen_analysis.api.models import Analysis, AnalysisItem
 from screen_analysis.cache import LocalCache
 from screen_analysis.config import Settings
-from screen_analysis.numbers import format_count
 from screen_analysis.safe_text import clean
 from screen_analysis.state import RememberedPlace, RememberedProjects
 from screen_analysis.tui.feed import Feed, KeyTrust, RefreshSchedule, ViewKey
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.keys import bound_keys
 from screen_analysis.tui.one import One
-from screen_analysis.tui.screens.main.actions import AnalysisActions, FindInRows
-from screen_analysis.tui.screens.main.host import ScreenServices
-from screen_analysis.tui.screens.main.insight import InsightActions
+from screen_analysis.tui.screens.main.actions import FindInRows
+from screen_analysis.tui.screens.main.analysis_keys import AnalysisKeys
 from screen_analysis.tui.screens.main.keys import MAIN_KEYS
 from screen_analysis.tui.screens.main.place import PlaceKeeper
 from screen_analysis.tui.screens.main.problems import ProblemDesk
@@ -51,7 +48,7 @@ from screen_analysis.tui.widgets.status_line import StatusLine
 from screen_analysis.tui.widgets.table import AnalysesPane, AnalysesTable
 
 
-class MainScreen(Screen[None]):
+class MainScreen(AnalysisKeys):
     """Browse analyses: choose a project and a status, page through, read one in detail."""
 
     # Textual's own annotation makes a ClassVar annotation here a type error.
@@ -61,7 +58,6 @@ class MainScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = MAIN_KEYS
 
     pane = One(AnalysesPane)
-    table = One(AnalysesTable)
     sidebar = One(ProjectSidebar)
     detail = One(AnalysisDetail)
     status_filter = One(StatusFilter)
@@ -96,21 +92,21 @@ class MainScreen(Screen[None]):
         `schedule` is given; images through `previews`; `clock` tells the ages; what was
         seen is kept in `cache`, shown from it at once when `trust` knows the key in use,
         else once the server answered or cannot be reached (None: no local cache)."""
-        super().__init__()
+        super().__init__(self._base_url, previews, clock)
         self.feed = Feed(current, cache=cache, trust=trust)
         self.settings = settings
         self.remembered = remembered
         self._clock = clock
         self._previews = previews
         self._schedule = schedule or RefreshSchedule(refresh_interval)
-        self.services = ScreenServices(self, self._base_url)
         self.problems = ProblemDesk(
-            self.services, self._ask_for_key, self._change_connection,
-            demo=self.services.start_demo, nothing_kept=self._nothing_kept,
-        )  # fmt: skip
-        self.on_analysis = AnalysisActions(self.services, previews)
-        self.finder = FindInRows(self.services, self._unsearched)
-        self.insight = InsightActions(self.services, previews, clock)
+            self.services,
+            self._ask_for_key,
+            self._change_connection,
+            demo=self.services.start_demo,
+            nothing_kept=self._nothing_kept,
+        )
+        self.finder = FindInRows(self.services, self.feed, lambda ids: bound_keys(self, ids))
         server, state_path = remembered.server, settings.state_path
         kept = RememberedPlace(state_path, server, settings.profile) if server else None
         self.place = PlaceKeeper(kept, self.set_timer, self.services.background)
@@ -362,60 +358,9 @@ class MainScreen(Screen[None]):
         """Find the next row matching the last search (ask when there was none)."""
         self.finder.next(self.table)
 
-    def _unsearched(self) -> str:
-        """The rows a search of the loaded ones did not see, and the keys that reach them:
-        "200 of 5,001 rows are loaded; L loads the rest, then n finds again"."""
-        feed = self.feed
-        if feed.done or not feed.started:
-            return ""
-        of = f" of {format_count(feed.total)}" if feed.total is not None else ""
-        words = f"{format_count(len(self.table.items))}{of} rows are loaded"
-        keys = bound_keys(self, ("load-all", "find-next"))
-        if "load-all" in keys:
-            again = f", then {keys['find-next']} finds again" if "find-next" in keys else ""
-            words += f"; {keys['load-all']} loads the rest{again}"
-        return words
-
-    def _highlighted(self) -> Analysis | None:
-        item = self.table.highlighted_item
-        if isinstance(item, Analysis):
-            return item
-        self.services.say("No analysis is highlighted.", "warning")
-        return None
-
-    def action_copy_id(self) -> None:
-        """Copy the highlighted analysis's id."""
-        if (item := self._highlighted()) is not None:
-            self.on_analysis.copy_id(item)
-
-    def action_copy_url(self) -> None:
-        """Copy the highlighted analysis's image URL."""
-        if (item := self._highlighted()) is not None:
-            self.on_analysis.copy_url(item)
-
-    def action_open_image(self) -> None:
-        """Open the highlighted analysis's image in a browser, or show it to copy."""
-        if (item := self._highlighted()) is not None:
-            self.on_analysis.open_image(item)
-
-    def action_show_image(self) -> None:
-        """The highlighted analysis's image full screen."""
-        if (item := self._highlighted()) is not None:
-            self.on_analysis.show_image(item)
-
     def action_overview(self) -> None:
         """The overview of the project shown, or of all projects."""
         self.insight.overview(self.feed.current, self.view.project_id, self.feed.kept.unrefused)
-
-    def action_mark(self) -> None:
-        """Mark the highlighted analysis as A of a comparison (again: unmark it)."""
-        if (item := self._highlighted()) is not None:
-            self.table.mark(self.insight.mark(item))
-
-    def action_compare(self) -> None:
-        """Compare the marked analysis with the highlighted one."""
-        if (item := self._highlighted()) is not None:
-            self.insight.compare(item)
 
     def action_export(self) -> None:
         """Write the view (the loaded rows or every page) to a CSV or JSON Lines file."""
