@@ -97,6 +97,7 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
         self.project: KnownProject | None = None
         self.width_percent = DEFAULT_WIDTH
         self._applied: str | None = "unset"
+        self._keys: list[str] | None = None  # the image's keys, read again when bindings change
 
     def compose(self) -> ComposeResult:
         """Label and status, the scores, the image, the rest."""
@@ -110,6 +111,7 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
         screen's layout (below 120 columns the screen's style decides the width)."""
         self.query_one(ScreenImage).show(None)
         self.screen.screen_layout_refresh_signal.subscribe(self, lambda _s: self._apply_width())
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
         self._apply_width()
         if self._state_path is not None:
             self._read_width(self._state_path)
@@ -147,8 +149,15 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
             self._remember_width(self._preferences, wanted)
 
     def on_unmount(self) -> None:
-        """Stop following the screen's layout."""
+        """Stop following the screen's layout and its bindings."""
         self.screen.screen_layout_refresh_signal.unsubscribe(self)
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, _screen: object) -> None:
+        """The keys that show the image are read again at the next paint (a remap, focus)."""
+        if self._keys is not None:
+            self._keys = None
+            self.query_one("#detail-body", DetailText).refresh(layout=True)
 
     def _apply_width(self) -> None:
         width = None if self.screen.has_class("-narrow") else f"{self.width_percent}%"
@@ -194,8 +203,9 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
         return detail_text.scores(self.item, self.project, width)
 
     def _rest(self, width: int) -> Content:
-        keys = self._image_keys()
-        return detail_text.rest(self.item, self.project, self._address(), width, keys)
+        if self._keys is None:
+            self._keys = self._image_keys()
+        return detail_text.rest(self.item, self.project, self._address(), width, self._keys)
 
     def _image_keys(self) -> list[str]:
         """How to see the image, with the keys bound now: "i full screen", "o in a

@@ -11,6 +11,7 @@ on its top row.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -45,7 +46,8 @@ class PlaceKeeper:
         self._remembered = remembered
         self._set_timer = set_timer
         self._background = background
-        self._timer: Timer | None = None
+        self._timer: Timer | None = None  # one at a time, however fast the cursor moves
+        self._moved_at = 0.0  # on the monotonic clock: the last move
         self._at = Place()
 
     def opening(self) -> tuple[ViewKey, str | None]:
@@ -60,13 +62,15 @@ class PlaceKeeper:
         """The screen shows `view` with `analysis_id` picked: kept once it settles."""
         status = view.status.value if view.status is not None else None
         self._at = Place(view.project_id, status, analysis_id)
-        if self._remembered is None:
-            return
-        if self._timer is not None:
-            self._timer.stop()
-        self._timer = self._set_timer(SETTLE_S, self._settled)
+        self._moved_at = time.monotonic()
+        if self._remembered is not None and self._timer is None:
+            self._timer = self._set_timer(SETTLE_S, self._settled)
 
     def _settled(self) -> None:
+        rested = time.monotonic() - self._moved_at
+        if rested < SETTLE_S:  # moved since the timer was set: wait for the rest of it
+            self._timer = self._set_timer(SETTLE_S - rested, self._settled)
+            return
         self._timer = None
         if self._remembered is not None:
             write = asyncio.to_thread(self._remembered.remember, self._at)
