@@ -144,7 +144,7 @@ class AnalysesPane(Vertical):
         table.set_items([])
         load = self._source.open(key)
         self._keep_id = (load.generation, pick) if pick is not None else None
-        self._generation = load.generation
+        self._generation, self._kept_total = load.generation, None
         self._watch.showing_cached_none()
         if self._watch.offline:
             self._source.cancelled(load)  # no request while offline: the retries ask
@@ -336,6 +336,7 @@ class AnalysesPane(Vertical):
         if not self._watch.stale:
             return False
         self._watch.confirmed()
+        self._kept_total = None
         self.table.set_items([])
         self.table.empty_message = "Nothing to show: " + describe_error(error)
         self.update_status()
