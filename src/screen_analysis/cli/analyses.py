@@ -6,7 +6,7 @@ import asyncio
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -18,6 +18,9 @@ from screen_analysis.cli.output import FORMATS, TableWriter, make_raw_writer
 from screen_analysis.cli.param_types import PROJECT_ID
 from screen_analysis.cli.root import CliContext
 from screen_analysis.numbers import count_of, format_count
+
+if TYPE_CHECKING:
+    from screen_analysis.cache import CachedView
 
 MAX_PAGE = 100
 
@@ -168,6 +171,27 @@ async def _stream(
     return listing
 
 
+def _offline_count(
+    shown: int, view: CachedView, status: str | None, whole: CachedView | None
+) -> str:
+    """How many analyses an offline listing shows, in words: "5 analyses of 300"; for a
+    status whose own list was never kept, those of the list of every status that have it:
+    "0 pending analyses among the 100 kept of all statuses (the pending list itself was
+    not kept)"."""
+    if whole is None:
+        total = "" if view.total is None else f" of {format_count(view.total)}"
+        return count_of(shown, "analysis", "analyses") + total
+    found = len(view.items)
+    some = (
+        f"{format_count(shown)} of {format_count(found)}" if shown < found else format_count(found)
+    )
+    noun = "analysis" if found == 1 else "analyses"
+    return (
+        f"{some} {status} {noun} among the {format_count(len(whole.items))} kept of all "
+        f"statuses (the {status} list itself was not kept)"
+    )
+
+
 def _model_items(page: AnalysisPage) -> list[AnalysisItem]:
     return page.items
 
@@ -185,16 +209,14 @@ def _list_offline(
 
     with offline_cache(ctx) as cache:
         view = cache.view(project_id, status)
-        filtered = view is None and status is not None
-        if filtered:
+        whole = cache.view(project_id, None) if view is None and status is not None else None
+        if whole is not None:
             view = cache.matching(project_id, status)
     if view is None:
         raise nothing_kept("this project and status")
     items = view.items if most is None else view.items[:most]
-    total = "" if view.total is None else f" of {format_count(view.total)}"
-    how = " (those with this status among the kept rows of every status)" if filtered else ""
     click.echo(
-        f"From the local cache: {count_of(len(items), 'analysis', 'analyses')}{total}{how}, "
+        f"From the local cache: {_offline_count(len(items), view, status, whole)}, "
         f"{age_words(view.fetched_at)}.",
         err=True,
     )

@@ -38,6 +38,7 @@ SHORT_STATUS_WORDS: dict[AnalysisStatus, str] = {
     AnalysisStatus.FAILED: "fail",
 }
 UNKNOWN_GLYPH = "?"
+STALE = "~"  # before a total that may be out of date (readable without colour)
 
 
 def status_glyph(status: AnalysisStatus | str | None) -> str:
@@ -145,6 +146,31 @@ def middle_ellipsis(text: str, cells: int) -> str:
         tail = char + tail
         used_tail += cell_len(char)
     return head + "…" + tail
+
+
+TAIL_SHARE = 0.6  # of a cut label, at most this much is its end ("v4 (tablet)")
+
+
+def label_ellipsis(text: str, cells: int) -> str:
+    """A label in at most `cells` cells, cut so that rows stay told apart: its start (the
+    screen's name) and its last words (where a version or a variant is: "v4 (tablet)"),
+    the middle cut with `…`, as in "Checkout… v4 (tablet)"; a label without a short
+    enough last word is cut in the middle."""
+    text = text.strip()
+    if cell_len(text) <= cells:
+        return text
+    keep = cells - 2  # the ellipsis and the space after it
+    tail = ""
+    for start in (i + 1 for i, char in enumerate(text) if char == " "):
+        if not (text[start].isalnum() or text[start] == "("):
+            continue  # an end starts with a word ("flights"), not with "— flights"
+        if cell_len(text[start:]) <= keep * TAIL_SHARE:
+            tail = text[start:]  # the first (the longest) end that fits its share
+            break
+    head = set_cell_size(text, keep - cell_len(tail)).rstrip(" —-–/,:;")
+    if not tail or not head:
+        return middle_ellipsis(text, cells)
+    return head + "… " + tail
 
 
 def end_ellipsis(text: str, cells: int) -> str:

@@ -5,7 +5,7 @@ from screen_analysis.tui.feed.kept import KeptCache, KeyState, KeyTrust, unreach
 from screen_analysis.tui.feed.refresh import RefreshJob, RefreshResult, is_in_flight, newer_than
 from screen_analysis.tui.feed.schedule import RefreshSchedule
 from screen_analysis.tui.feed.source import PageSource
-from screen_analysis.tui.feed.views import PAGE_SIZE, STATUSES, CountCache, ViewKey
+from screen_analysis.tui.feed.views import PAGE_SIZE, STATUSES, CountCache, ViewKey, empty_words
 
 __all__ = [
     "PAGE_SIZE",
@@ -25,6 +25,7 @@ __all__ = [
     "RefreshSchedule",
     "Refreshed",
     "ViewKey",
+    "empty_words",
     "is_in_flight",
     "newer_than",
     "unreachable",

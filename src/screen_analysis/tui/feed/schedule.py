@@ -15,6 +15,14 @@ BACKOFF_CAP_S = 60.0
 HELD_WORDS = {"focus": "terminal not focused", "suspended": "suspended"}
 
 
+def wait_words(seconds: float) -> str:
+    """How long until the next try, as every retry says it: "30 s", "2 min" (counted up:
+    "1 s" until the very end)."""
+    if seconds < 90:
+        return f"{math.ceil(seconds):.0f} s"
+    return f"{math.ceil(seconds / 60):.0f} min"
+
+
 class RefreshSchedule:
     """The auto-refresh interval: `base_s` (0: off), doubled after each failure up to a cap,
     back to `base_s` after a success; paused by the user; held for outside reasons."""
@@ -81,12 +89,14 @@ class RefreshSchedule:
         return before != self.enabled
 
     def label(self) -> str:
-        """What the status line says: "auto-refresh 5s", "paused", "retry in 20s", "off"."""
+        """What the status line says: "auto-refresh 5s", "paused", "refresh failed · retry
+        in 20 s", "off"."""
         if self.base_s <= 0:
             return "auto-refresh off"
         if self.paused:
             return "auto-refresh paused (p)"
         if self.held:
             return "auto-refresh waits (" + HELD_WORDS.get(min(self.held), min(self.held)) + ")"
-        seconds = f"{self.interval_s:g}s"
-        return f"refresh failed, retry in {seconds}" if self.failures else f"auto-refresh {seconds}"
+        if self.failures:
+            return "refresh failed · retry in " + wait_words(self.interval_s)
+        return f"auto-refresh {self.interval_s:g}s"

@@ -33,6 +33,22 @@ class ViewKey(NamedTuple):
         return [ViewKey(self.project_id, status) for status in STATUSES]
 
 
+EMPTY_WORDS: dict[AnalysisStatus | None, str] = {
+    None: "No analyses {where} yet.",
+    AnalysisStatus.PENDING: "Nothing is waiting to be scored {where}: the queue is empty.",
+    AnalysisStatus.PROCESSING: "Nothing is being scored {where} right now.",
+    AnalysisStatus.COMPLETED: "No analysis {where} has completed yet.",
+    AnalysisStatus.FAILED: "No analysis {where} has failed.",
+}
+
+
+def empty_words(key: ViewKey) -> str:
+    """The one sentence a view with no analyses says, by its status and scope: "Nothing is
+    waiting to be scored in this project: the queue is empty." """
+    where = "in this project" if key.project_id is not None else "on this server"
+    return EMPTY_WORDS[key.status].format(where=where)
+
+
 class CountCache:
     """Totals per (project, status): the last number seen for each and when. An old number
     is kept, and said to be stale, until a new one comes: a total never goes blank."""

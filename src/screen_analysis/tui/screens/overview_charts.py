@@ -29,14 +29,17 @@ def progress_text(received: int, total: int | None) -> str:
 
 
 def offline_line(found: KeptOverview | None, project_id: str | None, now: datetime) -> str:
-    """The header of an overview the server could not be asked for: "offline — from the
-    local cache, data from 10:42; 150 analyses kept", or that the cache kept nothing."""
+    """The header of an overview the server could not be asked for, in the main view's
+    offline words: "offline · data from 10:42 · 150 analyses kept in the local cache · r
+    tries the server again", or that the cache kept nothing."""
     if found is None:
         scope = "this project" if project_id is not None else "any project"
-        return f"offline — the local cache holds no analyses of {scope}; r tries again"
-    when = f", data from {data_time(found.fetched_at, now)}" if found.fetched_at else ""
+        return f"offline · the local cache holds no analyses of {scope} · r tries again"
+    parts = ["offline"]
+    if found.fetched_at:
+        parts.append(f"data from {data_time(found.fetched_at, now)}")
     kept = count_of(found.kept, "analysis", "analyses")
-    return f"offline — from the local cache{when}; {kept} kept · r tries the server again"
+    return " · ".join([*parts, f"{kept} kept in the local cache", "r tries the server again"])
 
 
 def report_source(found: KeptOverview) -> str:

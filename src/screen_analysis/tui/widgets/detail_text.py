@@ -7,7 +7,7 @@ edge, and never read as markup.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from urllib.parse import urlsplit
 
 from rich.cells import cell_len
@@ -171,10 +171,15 @@ def scores(
 
 
 def rest(
-    item: AnalysisItem | None, known: KnownProject | None, image_address: str, width: int
+    item: AnalysisItem | None,
+    known: KnownProject | None,
+    image_address: str,
+    width: int,
+    image_keys: Sequence[str] = (),
 ) -> Content:
     """Feedback (each sentence's lines hang under its text), error and details, in
-    sections; long values fit `width` (cut in the middle, never wrapped mid-token)."""
+    sections; long values fit `width` (cut in the middle, never wrapped mid-token). Under
+    the image's address, how to see it (`image_keys`: "i full screen", as bound now)."""
     if not isinstance(item, Analysis):
         if item is None or item.id is None:
             return Content("")
@@ -187,7 +192,8 @@ def rest(
     if item.error_message:
         error = clean(item.error_message, single_line=False)
         lines += [*_section("Error"), Content.styled(error, "$status-failed")]
-    lines += [*_section("Details"), *map(Content, _details(item, known, image_address, width))]
+    details = _details(item, known, image_address, width, image_keys)
+    lines += [*_section("Details"), *map(Content, details)]
     return _join(lines)
 
 
@@ -252,8 +258,22 @@ def project_lines(project_id: str, name: str | None, cells: int) -> list[str]:
     return [end_ellipsis(name, cells), "(" + middle_ellipsis(project_id, max(1, cells - 2)) + ")"]
 
 
+def image_keys_line(parts: Sequence[str], cells: int) -> str:
+    """How to see the image ("i full screen · o in a browser · Y copies the URL") in
+    `cells`: the last parts give way first; "" when not even the first fits."""
+    for count in range(len(parts), 0, -1):
+        line = " · ".join(parts[:count])
+        if cell_len(line) <= cells:
+            return line
+    return ""
+
+
 def _details(
-    item: Analysis, known: KnownProject | None, image_address: str, width: int
+    item: Analysis,
+    known: KnownProject | None,
+    image_address: str,
+    width: int,
+    image_keys: Sequence[str] = (),
 ) -> list[str]:
     room = max(8, width - DETAIL_NAME_CELLS)
     name = None
@@ -264,6 +284,7 @@ def _details(
         ("Created", middle_ellipsis(local_time(item.created_at), room)),
         ("Completed", middle_ellipsis(local_time(item.completed_at), room)),
         ("Image", image_place(image_address, room)),
+        *(("", how) for how in [image_keys_line(image_keys, room)] if how and image_address),
         ("ID", middle_ellipsis(clean(item.id) or DASH, room)),
         ("Project", project[0]),
         *(("", more) for more in project[1:]),

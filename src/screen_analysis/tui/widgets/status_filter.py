@@ -23,7 +23,7 @@ from textual.widget import Widget
 from screen_analysis.api.models import AnalysisStatus, parse_status
 from screen_analysis.numbers import format_count
 from screen_analysis.tui.feed.views import CountCache, ViewKey
-from screen_analysis.tui.formatting import now_utc
+from screen_analysis.tui.formatting import STALE, now_utc
 
 CHOICES: tuple[tuple[AnalysisStatus | None, str], ...] = (
     (None, "All"),
@@ -33,7 +33,6 @@ CHOICES: tuple[tuple[AnalysisStatus | None, str], ...] = (
     (AnalysisStatus.FAILED, "Failed"),
 )
 SEPARATOR = "·"
-STALE = "~"  # before a total that may be out of date (readable without colour)
 STALE_CHECK_S = 5.0
 
 
@@ -131,6 +130,9 @@ class StatusFilter(Widget):
     """Totals per status for the current project, where known."""
     stale: reactive[frozenset[AnalysisStatus | None]] = reactive(frozenset)
     """The statuses whose total shown may be out of date."""
+    offline: reactive[bool] = reactive(False, init=False)
+    """Whether the server cannot be reached: every total shown is then marked stale, from
+    the local cache or from before the server went away alike."""
 
     class Chosen(Message):
         """The user clicked a status."""
@@ -239,9 +241,14 @@ class StatusFilter(Widget):
         """Ask again for these totals."""
         self._fetch(keys)
 
+    def watch_offline(self) -> None:
+        """Mark the totals (or take the marks away)."""
+        self._show()
+
     def _show(self) -> None:
         self.counts = self._totals.by_status(self._project)
-        self.stale = frozenset(self._totals.stale(self._project))
+        stale = self.counts.keys() if self.offline else self._totals.stale(self._project)
+        self.stale = frozenset(stale)
 
     @property
     def busy(self) -> bool:

@@ -1,13 +1,16 @@
 """Columns of the analyses table for a given width, and fitting text into cells.
 
-The label is the column that tells rows apart, so it gets the room: status, score and age
-start compact (a glyph and at most four letters, "5m"), and the project, the longer status
-word and age, and the id are added, in that order, only while the label keeps
-`LABEL_ROOM` cells. Everything depends on the width alone, never on the data.
+The label is the column that tells rows apart, so it gets the room (and, cut, keeps its start
+and its last words: `formatting.label_ellipsis`): status, score and age
+start compact (a glyph and at most four letters, "5m"; the glyph alone when even then the
+label would have less than `LABEL_FLOOR` cells), and the project, the longer status word and
+age, and the id are added, in that order, only while the label keeps `LABEL_ROOM` cells.
+Everything depends on the width alone, never on the data.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -17,27 +20,40 @@ from screen_analysis.tui.formatting import end_ellipsis
 
 CELL_PADDING = 1  # blank cells on each side of a column
 LABEL_ROOM = 40  # an optional column or a longer form is shown only if the label keeps this
+LABEL_FLOOR = 26  # below this, the status shows its glyph alone ("●", "✗": they read apart)
 
 
 class Column(NamedTuple):
     """One column of the table as laid out for a given width.
 
-    `compact` columns show their short form (status "● done", age "5m").
+    `form` names a shorter form of the cells: "short" (status "● done", age "5m"), "glyph"
+    (status "●").
     """
 
     key: str
     title: str
     width: int
     right: bool = False
-    compact: bool = False
+    form: str = ""
+
+    @property
+    def compact(self) -> bool:
+        """Whether the column shows a shorter form of its cells."""
+        return bool(self.form)
+
+    @property
+    def cell_key(self) -> str:
+        """The key of the cell text it shows ("status_short" for the short status)."""
+        return f"{self.key}_{self.form}" if self.form else self.key
 
 
 # Full widths fit the longest documented value ("◐ processing", "2025-01-31", "99.5").
 _STATUS = Column("status", "Status", 12)
-_STATUS_SHORT = Column("status", "Status", 6, compact=True)
+_STATUS_SHORT = Column("status", "Status", 6, form="short")
+_STATUS_GLYPH = Column("status", "", 1, form="glyph")
 _SCORE = Column("score", "Score", 5, right=True)
 _CREATED = Column("created", "Created", 10)
-_AGE = Column("created", "Age", 4, compact=True)
+_AGE = Column("created", "Age", 4, form="short")
 _PROJECT = Column("project", "Project", 16)
 _ID = Column("id", "ID", 16)
 _LABEL = Column("label", "Label", 1)
@@ -61,6 +77,8 @@ def layout_columns(width: int) -> tuple[Column, ...]:
     """The columns shown at `width` cells, in order; the label takes what is left."""
     pad = 2 * CELL_PADDING
     chosen = [_STATUS_SHORT, _SCORE, _AGE]
+    if width - _cells(chosen) - pad < LABEL_FLOOR:
+        chosen = [_STATUS_GLYPH, _SCORE, _AGE]
     for old, new in _UPGRADES:
         trial = [new if column is old else column for column in chosen]
         if old is None:
@@ -77,9 +95,12 @@ def label_width(width: int) -> int:
     return next(column.width for column in layout_columns(width) if column.key == "label")
 
 
-def fit_cell(text: str, width: int, *, right: bool = False) -> str:
-    """`text` cut (with an ellipsis) or padded to exactly `width` terminal cells."""
-    text = end_ellipsis(text, width)
+def fit_cell(
+    text: str, width: int, *, right: bool = False, cut: Callable[[str, int], str] = end_ellipsis
+) -> str:
+    """`text` cut (with an ellipsis, at the end unless `cut` says otherwise) or padded to
+    exactly `width` terminal cells."""
+    text = cut(text, width)
     padding = " " * (width - cell_len(text))
     return padding + text if right else text + padding
 

@@ -100,6 +100,15 @@ class TotalSeen(Message):
         self.total = total
 
 
+class OfflineChanged(Message):
+    """The pane went offline, or came back: `mark` is how the parts beside it say so
+    ("offline · data from 15:47"; "" once the server answers again)."""
+
+    def __init__(self, mark: str) -> None:
+        super().__init__()
+        self.mark = mark
+
+
 class Failed(Message):
     """A request of the pane failed. `again` asks it again; `words` say it for a person;
     `loaded` whether the view had shown rows before."""

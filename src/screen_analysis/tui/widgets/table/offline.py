@@ -1,6 +1,6 @@
 """What the analyses pane shows when its rows are not fresh from the server: rows from the
-local cache while the server is asked ("from 10:42 · refreshing…"), or offline, the cache's
-rows while the server cannot be reached ("offline — data from 10:42 · retrying in 30 s"),
+local cache while the server is asked ("data from 10:42 · refreshing…"), or offline, the cache's
+rows while the server cannot be reached ("offline · data from 10:42 · retry in 30 s"),
 with retries that back off and wait while the terminal is unfocused.
 
 A part the pane composes; the retries run on their own `RefreshTimer`, whose rounds the pane
@@ -10,15 +10,14 @@ The status line's words come from here.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import NamedTuple
 
 from textual.timer import Timer
 
 from screen_analysis.tui.feed import RefreshSchedule
-from screen_analysis.tui.feed.schedule import HELD_WORDS
+from screen_analysis.tui.feed.schedule import HELD_WORDS, wait_words
 from screen_analysis.tui.widgets.table.live import RefreshTimer, SetTimer
 
 RETRY_S = 30.0  # the first retry while offline; then twice as long each time
@@ -33,13 +32,6 @@ def data_time(when: datetime, now: datetime) -> str:
     return local.strftime("%b %d %H:%M")
 
 
-def wait_words(seconds: float) -> str:
-    """ "30 s", "2 min" (counted up: "1 s" until the very end)."""
-    if seconds < 90:
-        return f"{math.ceil(seconds):.0f} s"
-    return f"{math.ceil(seconds / 60):.0f} min"
-
-
 class StaleWords(NamedTuple):
     """What the status line says of rows that are not fresh: `state` ("cached" or
     "offline") and its words, longest first; the line shows the longest that fits."""
@@ -48,28 +40,18 @@ class StaleWords(NamedTuple):
     forms: tuple[str, ...]
 
 
-def offline_forms(since: str, note: str, then: tuple[str, str]) -> tuple[str, ...]:
-    """The offline words from the fullest to the fewest: the filter's note is said shorter
-    first, then the rest, then the note and the data's time go; "offline" and when it
-    retries stay longest."""
-    long_then, short_then = then
-    forms = []
-    if note:
-        forms += [
-            f"offline — data from {since}, {note} · {long_then}",
-            f"offline — data from {since}, kept rows only · {long_then}",
-            f"offline — data from {since}, kept rows only · {short_then}",
-            f"offline — from {since}, kept only · {short_then}",
-        ]
-    forms += [
-        f"offline — data from {since} · {long_then}",
-        f"offline — data from {since} · {short_then}",
-        f"offline — from {since} · {short_then}",
-        f"offline {since} · {short_then}",
-        f"offline · {short_then}",
-        "offline",
-    ]
-    return tuple(dict.fromkeys(forms))
+def stale_forms(parts: Sequence[str]) -> tuple[str, ...]:
+    """`parts` (the most important first) joined with " · ", then with the last part left
+    out, and so on down to the first alone: one wording at every width, its least
+    important parts dropped first."""
+    kept = [part for part in parts if part]
+    return tuple(" · ".join(kept[:count]) for count in range(len(kept), 0, -1))
+
+
+def offline_parts(since: str, note: str, then: str) -> tuple[str, str, str, str]:
+    """The offline words in the order they give way: "offline" stays, then what the rows
+    are (their time, a filter on what is kept: `note`), then when it retries (`then`)."""
+    return "offline", f"data from {since}", note, then
 
 
 class OfflineWatch:
@@ -169,15 +151,21 @@ class OfflineWatch:
             return None
         since = data_time(self.data_time, self._clock())
         if not self.offline:
-            return StaleWords("cached", (f"from {since} · refreshing…", "refreshing…"))
+            return StaleWords("cached", stale_forms((f"data from {since}", "refreshing…")))
         schedule = self._retries.schedule
         left = self._retries.seconds_left
         if self._retries.running:
-            then = ("retrying now…", "retrying…")
+            then = "retrying…"
         elif schedule.held:
-            why = HELD_WORDS.get(min(schedule.held), min(schedule.held))
-            then = (f"retries wait ({why})", "retries wait")
+            then = "retries wait (" + HELD_WORDS.get(min(schedule.held), min(schedule.held)) + ")"
         else:
-            wait = wait_words(schedule.interval_s if left is None else left)
-            then = (f"retrying in {wait}", f"retry in {wait}")
-        return StaleWords("offline", offline_forms(since, self.note, then))
+            then = "retry in " + wait_words(schedule.interval_s if left is None else left)
+        return StaleWords("offline", stale_forms(offline_parts(since, self.note, then)))
+
+    def mark(self) -> str:
+        """The offline words without the countdown, for a part that shows no status line
+        ("offline · data from 15:47"); "" when online."""
+        if not self.offline or self.data_time is None:
+            return ""
+        since = data_time(self.data_time, self._clock())
+        return " · ".join(offline_parts(since, "", "")[:2])

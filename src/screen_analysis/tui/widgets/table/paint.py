@@ -97,7 +97,7 @@ class TablePainter:
         style = self.base + self._style_of("analyses-table--empty")
         if cursor:
             style += self._style_of("analyses-table--cursor")
-        cells = {"status": "·", "status_short": "·", "label": "loading…"}
+        cells = {"status": "·", "status_short": "·", "status_glyph": "·", "label": "loading…"}
         return row_strip(cells, layout_columns(width), width, style, style)
 
     def message(self, width: int, text: str) -> Strip:

@@ -18,7 +18,9 @@ from screen_analysis.api.models import Analysis, AnalysisItem, InvalidAnalysis
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import (
     DASH,
+    end_ellipsis,
     format_score,
+    label_ellipsis,
     relative_time,
     short_age,
     short_status_word,
@@ -36,11 +38,13 @@ RowCells = dict[str, str]
 def row_cells(
     item: AnalysisItem, project_names: Mapping[str, str], now: datetime
 ) -> dict[str, str]:
-    """The text of each cell of `item`'s row (long forms; `*_short` for compact columns)."""
+    """The text of each cell of `item`'s row (long forms; `*_short`, `*_glyph` for compact
+    columns)."""
     if isinstance(item, InvalidAnalysis):
         return {
             "status": f"{INVALID_GLYPH} invalid",
             "status_short": f"{INVALID_GLYPH} bad",
+            "status_glyph": INVALID_GLYPH,
             "score": DASH,
             "label": clean(item.reason) or DASH,
             "project": DASH,
@@ -55,6 +59,7 @@ def row_cells(
     return {
         "status": f"{glyph} {status_word(item.status)}",
         "status_short": f"{glyph} {short_status_word(item.status)}",
+        "status_glyph": glyph,
         "score": format_score(item.score),
         "label": clean(item.label) or DASH,
         "project": project,
@@ -80,8 +85,9 @@ def row_strip(
     """One row: every column fitted to its width, the status cell in `status`."""
     segments: list[Segment] = []
     for column in columns:
-        key = f"{column.key}_short" if column.compact else column.key
-        text = fit_cell(cells.get(key, cells.get(column.key, "")), column.width, right=column.right)
+        cut = label_ellipsis if column.key == "label" else end_ellipsis
+        value = cells.get(column.cell_key, cells.get(column.key, ""))
+        text = fit_cell(value, column.width, right=column.right, cut=cut)
         if column.key == "status":
             segments.append(Segment(" " * CELL_PADDING, style))
             segments.append(Segment(text, status))
