@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.describe import describe_error
-from screen_analysis.api.errors import BadRequestError, PaginationLoopError
+from screen_analysis.api.errors import BadRequestError, InvalidResponseError
 from screen_analysis.api.models import AnalysisItem, AnalysisPage, Project
 from screen_analysis.api.pagination import FetchPage, PageIterator, SeenIds
 from screen_analysis.cache import LocalCache
@@ -49,7 +49,7 @@ class Listing:
         return self._pages.has_next_page and self._pages.loop_error is None
 
     @property
-    def loop_error(self) -> PaginationLoopError | None:
+    def loop_error(self) -> InvalidResponseError | None:
         """The cursor loop the last page showed, if any: paging stops there."""
         return self._pages.loop_error
 
@@ -87,7 +87,7 @@ class PageBatch(NamedTuple):
     items: list[AnalysisItem]
     total: int | None
     done: bool
-    loop_error: PaginationLoopError | None = None
+    loop_error: InvalidResponseError | None = None
 
 
 @contextlib.asynccontextmanager
