@@ -77,6 +77,18 @@ class ListingNotes:
             if self.project_id is not None and isinstance(project, str):
                 self.other_project += project != self.project_id
 
+    def new_rows(self, items: Iterable[Any]) -> list[str]:
+        """Count `items` as `rows` does; a line for each kind of contradiction the first
+        time it shows in the listing (for a view: said once, as it happens)."""
+        status, project = self.other_status, self.other_project
+        self.rows(items)
+        lines = []
+        if self.other_status and not status:
+            lines.append(f"Some analyses came with a status other than {_quoted(self.status)}")
+        if self.other_project and not project:
+            lines.append(f"Some analyses came from a project other than {_quoted(self.project_id)}")
+        return [line + " (shown as sent)" for line in lines]
+
     def summary(self) -> list[str]:
         """How many rows contradicted the filters, one line each kind ([] when none did)."""
         lines = []

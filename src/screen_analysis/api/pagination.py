@@ -154,8 +154,7 @@ class PageIterator(Generic[PageT]):
             )
         elif page.odd_cursor is not None:
             self._loop = InvalidResponseError(
-                f"{page.odd_cursor}: no further page can be asked for (page "
-                f"{self.pages_fetched})",
+                f"{page.odd_cursor}: no further page can be asked for (page {self.pages_fetched})",
                 request=self.last_request,
             )
         elif cursor is not None:

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from screen_analysis.api.errors import InvalidResponseError
+from screen_analysis.api.fields import Count
 from screen_analysis.api.messages import extract_message
 from screen_analysis.api.models import (
     Analysis,
@@ -29,7 +30,6 @@ from screen_analysis.api.models import (
     RawPage,
     adapter,
 )
-from screen_analysis.api.fields import Count
 from screen_analysis.safe_text import one_line
 
 
@@ -79,7 +79,9 @@ def parse_raw_page(body: bytes, *, request: str, content_type: str | None = None
     value = parse_json_object(body, request=request, content_type=content_type)
     data = value.get("data")
     if not isinstance(data, list):
-        found = "field required" if "data" not in value else f"should be a list, not {kind_of(data)}"
+        found = (
+            "field required" if "data" not in value else f"should be a list, not {kind_of(data)}"
+        )
         raise InvalidResponseError(f"not a valid page: data: {found}", request=request)
     total, odd_total = read_total(value)
     cursor, odd_cursor = read_cursor(value.get("next_cursor"))

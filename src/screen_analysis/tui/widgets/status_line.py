@@ -10,33 +10,43 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from screen_analysis.api.oddities import UNKNOWN_TOTAL
 from screen_analysis.numbers import format_count
 from screen_analysis.safe_text import clean
 
 
 class PagingStatus(NamedTuple):
-    """What the status line says: counts, and one of idle/loading/end/error, or for rows
-    from the local cache cached/offline (`error` holds their words then, and `shorter`
-    the same said shorter and shorter, for a narrow line)."""
+    """What the status line says: counts, and one of idle/loading/end/error/stopped, or for
+    rows from the local cache cached/offline (`error` holds their words then, and `shorter`
+    the same said shorter and shorter, for a narrow line). `total_unknown`: the server's
+    total was no count ("Loaded 5 of ?"); `again`: what `r` does after an error or a stop."""
 
     loaded: int = 0
     total: int | None = None
-    state: str = "loading"  # idle | loading | end | error | cached | offline
+    state: str = "loading"  # idle | loading | end | error | stopped | cached | offline
     error: str = ""
     shorter: tuple[str, ...] = ()
+    total_unknown: bool = False
+    again: str = "r to retry"
+
+
+def of_total(status: PagingStatus) -> str:
+    """ " of 1,234", " of ?" (the server's total was no count), or "" (none yet)."""
+    if status.total is not None:
+        return f" of {format_count(status.total)}"
+    return f" of {UNKNOWN_TOTAL}" if status.total_unknown else ""
 
 
 def describe(status: PagingStatus) -> tuple[str, str]:
     """The counts part and the state part, as plain text."""
-    counts = f"Loaded {format_count(status.loaded)}"
-    if status.total is not None:
-        counts += f" of {format_count(status.total)}"
+    counts = f"Loaded {format_count(status.loaded)}{of_total(status)}"
     if status.state == "loading":
         return counts, "loading…"
     if status.state == "end":
         return counts, "end"
-    if status.state == "error":
-        return counts, f"{clean(status.error)} — r to retry"
+    if status.state in ("error", "stopped"):
+        again = f" — {status.again}" if status.again else ""
+        return counts, f"{clean(status.error)}{again}"
     if status.state in ("cached", "offline"):
         return counts, clean(status.error)
     return counts, ""
@@ -95,8 +105,8 @@ class StatusLine(Widget):
     def _left(self, counts: str, state: str) -> Content:
         """Counts (or the sort), rows new above, and the state's words."""
         if self.sorted_by:
-            total = self.status.total
-            of = "" if total is None else f" (of {format_count(total)})"
+            total = of_total(self.status).strip()
+            of = f" ({total})" if total else ""
             counts = (
                 f"Sorted by {self.sorted_by} among {format_count(self.status.loaded)} loaded{of}"
             )

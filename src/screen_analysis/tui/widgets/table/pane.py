@@ -32,14 +32,19 @@ from screen_analysis.tui.feed import (
     unreachable,
 )
 from screen_analysis.tui.formatting import now_utc
-from screen_analysis.tui.widgets.status_line import PagingStatus, StatusLine
+from screen_analysis.tui.widgets.status_line import StatusLine
 from screen_analysis.tui.widgets.table.live import RefreshTimer, apply_round
 from screen_analysis.tui.widgets.table.messages import Failed, Moved, RowsArrived, TotalSeen
 from screen_analysis.tui.widgets.table.offline import OfflineWatch
+from screen_analysis.tui.widgets.table.paging_words import (
+    LOADING,
+    failure_words,
+    nothing_shown,
+    paging_status,
+)
 from screen_analysis.tui.widgets.table.rest import RestLoader
 from screen_analysis.tui.widgets.table.table import AnalysesTable
 
-EMPTY_VIEW = "No analyses match this project and status."
 KEPT_NOTE = "kept rows with this status"  # offline, a filter on the unfiltered view's rows
 NOTHING_KEPT = "Nothing of this view is kept in the local cache."
 
@@ -77,7 +82,7 @@ class AnalysesPane(Vertical):
 
     def compose(self) -> ComposeResult:
         """The table, then the status line under it."""
-        yield AnalysesTable(clock=self._clock, empty_message="Loading…", id="table")
+        yield AnalysesTable(clock=self._clock, empty_message=LOADING, id="table")
         yield StatusLine(id="status-line")
 
     def on_mount(self) -> None:
@@ -130,7 +135,7 @@ class AnalysesPane(Vertical):
         """Show `key`'s analyses from the first page (the old view's request is dropped)."""
         self.stop_load_all(quiet=True)
         table, self._keep_id = self.table, None
-        table.empty_message, table.can_grow = "Loading…", False
+        table.empty_message, table.can_grow = LOADING, False
         table.set_items([])
         load = self._source.open(key)
         self._generation = load.generation
@@ -217,6 +222,8 @@ class AnalysesPane(Vertical):
         table.can_grow = not source.done and source.error is None
         table.total = source.total
         self._fresh_at = self._clock()
+        for note in accepted.notes:  # once per view: an unknown total, rows off the filter
+            self.notify(note, severity="warning", markup=False)
         if accepted.replace:
             keep = self._keep_id
             keep_id = keep[1] if keep and keep[0] == batch.load.generation else None
@@ -225,12 +232,12 @@ class AnalysesPane(Vertical):
             self._watch.confirmed()
             table.set_items(accepted.items, keep_id=keep_id)
             if not accepted.items:
-                table.empty_message = EMPTY_VIEW
+                table.empty_message = nothing_shown(self._source)
         else:
             table.append_items(accepted.items)
         if accepted.items:
             self.post_message(self.RowsArrived(accepted.items))
-        if batch.total is not None:
+        if batch.total is not None or batch.odd_total is not None:
             self.post_message(self.TotalSeen(batch.load.key, batch.total))
         if batch.loop_error is not None:
             self.notify("Paging stopped: " + describe_error(batch.loop_error),
@@ -251,26 +258,18 @@ class AnalysesPane(Vertical):
 
     def _failed(self, error: Exception) -> None:
         """A failure to say (the screen's problem desk shows it): rows from the cache go,
-        whatever failed (a refused key never sees them)."""
+        whatever failed (a refused key never sees them); an empty table says it too."""
         self.forget_kept(error)
+        if not self.table.items:
+            self.table.empty_message = nothing_shown(self._source)
         self._update_status()
-        if self._source.cursor_refused:
-            words = "The server refused the page cursor: " + describe_error(error)
-            words += " — press r to restart the listing from the top"
-        else:
-            words = describe_error(error) + " — press r to retry"
+        words = failure_words(self._source, error)
         self.post_message(self.Failed(error, self.reload, words, self._ever_loaded))
 
     def _update_status(self) -> None:
-        state, error = self._source.paging_state()
-        loaded = len(self.table.items)
-        shorter: tuple[str, ...] = ()
-        stale = self._watch.words()
-        if stale is not None:
-            state, (error, *more) = stale.state, stale.forms
-            shorter = tuple(more)
+        status = paging_status(self._source, len(self.table.items), self._watch.words())
         for status_line in self.query(StatusLine):
-            status_line.status = PagingStatus(loaded, self._source.total, state, error, shorter)
+            status_line.status = status
 
     # Cached and offline rows
 
@@ -392,7 +391,7 @@ class AnalysesPane(Vertical):
         if refreshed is not None:
             if refreshed.gap:
                 self.reload()  # more arrived than a page holds: read the view again
-            for message in apply_round(self.table, job.key, refreshed, result.total):
+            for message in apply_round(self.table, result, refreshed):
                 self.post_message(message)
             self._update_status()
             if refreshed.cursor_refused:

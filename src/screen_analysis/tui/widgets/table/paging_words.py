@@ -1,0 +1,43 @@
+"""What the analyses pane says of its view in words: the status line's `PagingStatus`, the
+empty table's sentence and a failure's notification, all read from the one page source,
+so the table, the status line and the notification never say two different things."""
+
+from __future__ import annotations
+
+from screen_analysis.api.describe import describe_error
+from screen_analysis.tui.feed import PageSource
+from screen_analysis.tui.widgets.status_line import PagingStatus
+from screen_analysis.tui.widgets.table.offline import StaleWords
+
+EMPTY_VIEW = "No analyses match this project and status."
+LOADING = "Loading…"
+
+
+def paging_status(source: PageSource, loaded: int, stale: StaleWords | None) -> PagingStatus:
+    """The status line's words: `loaded` rows of the source's total (unknown: "?"), how
+    paging stands, or the cache's words (`stale`) while rows from it are shown."""
+    state, words, again = source.paging_state()
+    shorter: tuple[str, ...] = ()
+    if stale is not None:
+        state, (words, *more) = stale.state, stale.forms
+        shorter = tuple(more)
+    return PagingStatus(
+        loaded, source.total, state, words, shorter, source.total_unknown, again or ""
+    )
+
+
+def nothing_shown(source: PageSource) -> str:
+    """What the empty table says once an answer came: that nothing matches only when the
+    listing ended without a word against it; else how paging stands."""
+    paging = source.paging_state()
+    if paging.state in ("error", "stopped"):
+        return paging.words + (f" — {paging.again}" if paging.again else "")
+    return EMPTY_VIEW if source.done else LOADING
+
+
+def failure_words(source: PageSource, error: Exception) -> str:
+    """A failed load in a notification: what failed and what `r` does about it."""
+    paging = source.paging_state()
+    if paging.state in ("error", "stopped"):
+        return paging.words + (f" — press {paging.again}" if paging.again else "")
+    return describe_error(error)
