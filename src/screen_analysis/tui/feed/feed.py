@@ -93,9 +93,10 @@ class Feed:
 
     def open(self, key: ViewKey) -> PageLoad:
         """Switch to `key` (a new generation) and ask for its first page."""
+        if key != self.view or not self.started:  # the same view again: said once already
+            self.notes = ListingNotes(key.project_id, key.status)
         self.view = key
         self.total, self.total_unknown = None, False
-        self.notes = ListingNotes(key.project_id, key.status)
         return self._begin(fill_to=0)
 
     def reload(self) -> PageLoad:

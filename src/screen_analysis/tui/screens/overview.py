@@ -201,7 +201,7 @@ class OverviewScreen(Screen[None]):
         now = time.monotonic()
         if now - self._last_paint >= PAINT_EVERY_S:
             self._last_paint = now
-            self._show(builder.result(complete=False))
+            self._show(builder.result(complete=False), reading=True)
 
     def _show_progress(self, received: int, total: int | None) -> None:
         text = view.progress_text(received, total) + " · Esc stops"
@@ -225,10 +225,10 @@ class OverviewScreen(Screen[None]):
         else:
             self.remove_class("-loading")
 
-    def _show(self, overview: Overview) -> None:
-        """Draw every part of `overview`."""
+    def _show(self, overview: Overview, *, reading: bool = False) -> None:
+        """Draw every part of `overview` (`reading`: what was read so far, more to come)."""
         self.overview = overview
-        self.query_one("#summary", Static).update(view.summary(overview))
+        self.query_one("#summary", Static).update(view.summary(overview, reading=reading))
         statuses = self.query_one("#statuses", BarRows)
         statuses.empty_message = "No analyses in this view."
         statuses.rows = view.status_rows(overview)
