@@ -68,7 +68,9 @@ data_not_a_list = documented.pages().flatmap(
 @EXAMPLES
 @given(st.one_of(not_objects, without_data, data_not_a_list))
 def test_refused_a_body_that_is_no_page_object_with_a_data_list(value: Any) -> None:
-    with pytest.raises(InvalidResponseError, match="expected a JSON object|not a valid page: data"):
+    with pytest.raises(
+        InvalidResponseError, match=r"expected a JSON object|not a valid page: data"
+    ):
         parse_raw_page(body(value), request="GET /v1/analyses")
 
 
