@@ -187,6 +187,25 @@ async def test_an_invalid_project_is_an_invalid_response(
     assert "name: field required" in text
 
 
+async def test_a_project_field_of_the_wrong_kind_is_unknown_and_flagged(
+    fresh_demo_server: DemoServer, make_client: MakeClient
+) -> None:
+    body = {"id": "proj_1", "name": "P", "analysis_count": "many", "created_at": [1]}
+    fresh_demo_server.faults.inject(200, body=body)
+    project = await make_client(fresh_demo_server).get_project("proj_1")
+    assert (project.id, project.name, project.analysis_count, project.created_at) == (
+        "proj_1",
+        "P",
+        None,
+        None,
+    )
+    assert project.flagged is not None
+    assert project.flagged.startswith("analysis_count: should be a whole number")
+    assert "created_at" in project.flagged
+    dumped = project.model_dump(mode="json")
+    assert (dumped["analysis_count"], dumped["created_at"]) == ("many", [1])  # as sent
+
+
 async def test_a_body_shorter_than_its_content_length_is_a_connection_error(
     fresh_demo_server: DemoServer, make_client: MakeClient, sleeps: RecordedSleep
 ) -> None:

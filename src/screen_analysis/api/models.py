@@ -113,7 +113,8 @@ class _Resource:
 
     def model_dump(self, *, mode: Literal["json", "python"] = "python") -> dict[str, Any]:
         """The documented fields, then the unknown ones (`mode="json"`: JSON-ready)."""
-        dumped: dict[str, Any] = adapter(type(self)).dump_python(self, mode=mode, exclude={"extra"})
+        left_out = {"extra", "flagged"}  # not the server's: kept beside what it sent
+        dumped: dict[str, Any] = adapter(type(self)).dump_python(self, mode=mode, exclude=left_out)
         dumped.update(self.model_extra)
         return dumped
 
@@ -186,6 +187,8 @@ class Project(_Resource):
     created_at: datetime | None = None
     updated_at: datetime | None = None
     extra: dict[str, Any] | None = dataclasses.field(default=None, repr=False, compare=False)
+    flagged: str | None = dataclasses.field(default=None, repr=False, compare=False)
+    """Why some fields the server sent were left out (shown as unknown), or None."""
 
     @model_validator(mode="before")
     @classmethod

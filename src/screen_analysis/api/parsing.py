@@ -12,6 +12,7 @@ never the value itself (it may be long, or hostile).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any, NoReturn
 
@@ -130,14 +131,27 @@ def parse_item(item: Any) -> AnalysisItem:
 
 
 def parse_project(body: bytes, *, request: str, content_type: str | None = None) -> Project:
-    """A project from a response body."""
+    """A project from a response body. A field of the wrong kind is left out (shown as
+    unknown) and the project flagged with the reason (`Project.flagged`), as a row of a page
+    is; refused only without a usable `id` and `name`, which it is shown by."""
     value = parse_json_object(body, request=request, content_type=content_type)
     try:
         return adapter(Project).validate_python(value)
     except ValidationError as exc:
+        reason = describe_errors(exc)
+        wrong = {str(error["loc"][0]) for error in exc.errors() if error["loc"]}
+        if wrong & {"id", "name"} or not wrong:
+            raise InvalidResponseError(f"not a valid project: {reason}", request=request) from None
+    kept = {name: field for name, field in value.items() if name not in wrong}
+    try:
+        project = adapter(Project).validate_python(kept)
+    except ValidationError as exc:  # not expected: the fields left were each valid
         raise InvalidResponseError(
             f"not a valid project: {describe_errors(exc)}", request=request
         ) from None
+    left_out = {name: field for name, field in value.items() if name in wrong}
+    # As sent in `extra`, so json output still carries them.
+    return dataclasses.replace(project, flagged=reason, extra={**project.model_extra, **left_out})
 
 
 def describe_errors(exc: ValidationError, *, most: int = 3) -> str:

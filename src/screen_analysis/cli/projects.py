@@ -40,6 +40,8 @@ def get_project(ctx: CliContext, project_id: str, fmt: str) -> None:
         contradiction = other_id(project_id, project.id)
         if contradiction is not None:  # shown as sent, said so
             warn(clean(f"{contradiction}; shown as sent"))
+        if project.flagged is not None:
+            warn(clean(f"fields of the wrong kind shown as unknown: {project.flagged}"))
         if fmt == "json":
             click.echo(dumps_json(project.model_dump(mode="json"), indent=2))
         else:
