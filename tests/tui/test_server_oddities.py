@@ -99,7 +99,7 @@ async def test_a_negative_total_is_loaded_of_unknown_said_once_and_rows_stay(
             assert len(screen.table.items) == 2
             assert screen.status_line.status.state == "end"
     warned = [m for m in notes.messages("warning") if "total" in m]
-    assert warned == ["the server's total is negative (-1): the total is shown as unknown (?)"]
+    assert warned == ["The server's total is negative (-1): the total is shown as unknown (?)"]
 
 
 async def test_one_odd_or_failed_count_costs_its_own_tab_only(tmp_path: Path) -> None:

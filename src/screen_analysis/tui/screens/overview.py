@@ -32,7 +32,7 @@ from textual.widgets import ProgressBar, Static
 
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.describe import describe_error
-from screen_analysis.api.errors import ScreenAnalysisError
+from screen_analysis.api.errors import EmptyPagesError, ScreenAnalysisError
 from screen_analysis.cache import LocalCache
 from screen_analysis.insight.aggregates import Overview, OverviewBuilder
 from screen_analysis.insight.collect import fill
@@ -177,6 +177,9 @@ class OverviewScreen(Screen[None]):
             nothing_read = self._builder is None or not self._builder.seen
             if self._cache is not None and unreachable(exc) and nothing_read:
                 await self._read_cache(self._cache, exc)
+            elif isinstance(exc, EmptyPagesError):  # its words say it stopped, and why
+                words = describe_error(exc)
+                self._stopped(words[:1].upper() + words[1:])
             else:
                 self._stopped("Stopped: " + describe_error(exc))
             return

@@ -18,6 +18,9 @@ def paging_status(source: PageSource, loaded: int, stale: StaleWords | None) -> 
     paging stands, or the cache's words (`stale`) while rows from it are shown."""
     state, words, again = source.paging_state()
     shorter: tuple[str, ...] = ()
+    if state in ("error", "stopped"):  # a narrow line: what happened, and what `r` does
+        head = words.split(";" if state == "stopped" else ":")[0]
+        shorter = (head + (f" — {again}" if again else ""),)
     if stale is not None:
         state, (words, *more) = stale.state, stale.forms
         shorter = tuple(more)
@@ -39,5 +42,5 @@ def failure_words(source: PageSource, error: Exception) -> str:
     """A failed load in a notification: what failed and what `r` does about it."""
     paging = source.paging_state()
     if paging.state in ("error", "stopped"):
-        return paging.words + (f" — press {paging.again}" if paging.again else "")
+        return paging.words + (f" — {paging.again}" if paging.again else "")
     return describe_error(error)

@@ -223,7 +223,7 @@ class AnalysesPane(Vertical):
         table.total = source.total
         self._fresh_at = self._clock()
         for note in accepted.notes:  # once per view: an unknown total, rows off the filter
-            self.notify(note, severity="warning", markup=False)
+            self.notify(note[:1].upper() + note[1:], severity="warning", markup=False)
         if accepted.replace:
             keep = self._keep_id
             keep_id = keep[1] if keep and keep[0] == batch.load.generation else None
