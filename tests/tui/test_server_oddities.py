@@ -157,8 +157,8 @@ async def test_endless_empty_pages_stop_at_the_bound_and_r_reads_on(tmp_path: Pa
             assert len(table_pages(server)) == MAX_EMPTY_PAGES
             words = f"Stopped after {MAX_EMPTY_PAGES} empty pages in a row; more may exist"
             assert screen.status_line.status.state == "stopped"
-            assert describe(screen.status_line.status)[1] == words + " — r reads on"
-            assert screen.table.empty_message == words + " — r reads on"
+            assert describe(screen.status_line.status)[1] == words + " — r to read on"
+            assert screen.table.empty_message == words + " — r to read on"
             await pilot.press("r")
             screen = await settled(pilot)
             asked = table_pages(server)
@@ -180,7 +180,7 @@ async def test_a_failed_first_page_is_said_the_same_in_the_table_and_the_status_
             screen = await settled(pilot)
             said = describe(screen.status_line.status)[1]
             assert said.startswith("Couldn't load: invalid response: not a valid page")
-            assert said.endswith(" — r asks again")
+            assert said.endswith(" — r to ask again")
             assert screen.table.empty_message == said
 
 

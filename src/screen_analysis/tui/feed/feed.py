@@ -241,13 +241,14 @@ class Feed:
             return Paging("loading")  # `r` was pressed: what failed is being asked again
         words = describe_error(error)
         if isinstance(error, EmptyPagesError):
-            return Paging("stopped", words[:1].upper() + words[1:], "r reads on")
+            return Paging("stopped", words[:1].upper() + words[1:], "read on")
         if self.failed is None:  # the server repeated a cursor, or sent one that cannot be read
-            return Paging("error", "Paging stopped: " + words, "r reloads from the top")
+            return Paging("error", "Paging stopped: " + words, "reload from the top")
         if self.cursor_refused:
-            return Paging("error", "Page cursor refused: " + words, "r restarts from the top")
+            restart = "restart the listing from the top"
+            return Paging("error", "Page cursor refused: " + words, restart)
         prefix = "Couldn't load" if self.failed.replace else "Couldn't load more"
-        again = "r to retry" if retry_can_help(error) else "r asks again"
+        again = "retry" if retry_can_help(error) else "ask again"
         return Paging("error", f"{prefix}: {words}", again)
 
     # Totals per status (the status filter's source)

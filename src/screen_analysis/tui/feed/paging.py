@@ -82,7 +82,7 @@ class PageBatch(NamedTuple):
 
 class Paging(NamedTuple):
     """What the status line says of paging: the state (idle, loading, end, error, stopped),
-    the words of an error, and what `r` does about it ("" when the words say it)."""
+    the words of an error, and what `r` does about it ("retry", "read on"; "" for nothing)."""
 
     state: str
     words: str = ""

@@ -19,7 +19,8 @@ class PagingStatus(NamedTuple):
     """What the status line says: counts, and one of idle/loading/end/error/stopped, or for
     rows from the local cache cached/offline (`error` holds their words then, and `shorter`
     the same said shorter and shorter, for a narrow line). `total_unknown`: the server's
-    total was no count ("Loaded 5 of ?"); `again`: what `r` does after an error or a stop."""
+    total was no count ("Loaded 5 of ?"); `again`: what `r` does after an error or a stop
+    ("retry", "read on": said "r to …")."""
 
     loaded: int = 0
     total: int | None = None
@@ -27,7 +28,7 @@ class PagingStatus(NamedTuple):
     error: str = ""
     shorter: tuple[str, ...] = ()
     total_unknown: bool = False
-    again: str = "r to retry"
+    again: str = "retry"
 
 
 def of_total(status: PagingStatus) -> str:
@@ -45,7 +46,7 @@ def describe(status: PagingStatus) -> tuple[str, str]:
     if status.state == "end":
         return counts, "end"
     if status.state in ("error", "stopped"):
-        again = f" — {status.again}" if status.again else ""
+        again = f" — r to {status.again}" if status.again else ""
         return counts, f"{clean(status.error)}{again}"
     if status.state in ("cached", "offline"):
         return counts, clean(status.error)

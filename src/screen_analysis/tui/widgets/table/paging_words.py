@@ -20,7 +20,7 @@ def paging_status(source: PageSource, loaded: int, stale: StaleWords | None) -> 
     shorter: tuple[str, ...] = ()
     if state in ("error", "stopped"):  # a narrow line: what happened, and what `r` does
         head = words.split(";" if state == "stopped" else ":")[0]
-        shorter = (head + (f" — {again}" if again else ""),)
+        shorter = (head + (f" — r to {again}" if again else ""),)
     if stale is not None:
         state, (words, *more) = stale.state, stale.forms
         shorter = tuple(more)
@@ -34,7 +34,7 @@ def nothing_shown(source: PageSource) -> str:
     listing ended without a word against it; else how paging stands."""
     paging = source.paging_state()
     if paging.state in ("error", "stopped"):
-        return paging.words + (f" — {paging.again}" if paging.again else "")
+        return paging.words + (f" — r to {paging.again}" if paging.again else "")
     return EMPTY_VIEW if source.done else LOADING
 
 
@@ -42,5 +42,5 @@ def failure_words(source: PageSource, error: Exception) -> str:
     """A failed load in a notification: what failed and what `r` does about it."""
     paging = source.paging_state()
     if paging.state in ("error", "stopped"):
-        return paging.words + (f" — {paging.again}" if paging.again else "")
+        return paging.words + (f" — press r to {paging.again}" if paging.again else "")
     return describe_error(error)
