@@ -4,6 +4,7 @@ exist, rows of another status; and screens that say one thing at a time."""
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -234,3 +235,26 @@ async def test_the_overview_says_reading_while_it_reads(
             release.set()
             await wait_until(pilot, lambda: not screen.reading)
             assert "3 analyses" in summary() and "reading" not in summary()
+
+
+async def test_the_export_of_every_page_is_written_whatever_the_total(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.tui.test_export import answer_path, choose
+
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    first = list(range(1, 101))  # a full page: the table asks for no more by itself
+    pages: Pages = {"": (first, "c 1", -1), "c 1": ([101], "c 2", ...), "c 2": ([102], None, -9)}
+    with ScriptedServer(listing(pages, {})) as server:
+        app = make_app(tmp_path, connection(server), refresh_interval=0)
+        notes = notes_of(app, monkeypatch)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settled(pilot)
+            await pilot.press("e")
+            await answer_path(pilot, "all.jsonl")
+            await choose(pilot, "a")
+            await wait_until(pilot, lambda: notes.any("Wrote"))
+    lines = (work / "all.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["id"] for line in lines] == [f"ana_{n:04d}" for n in range(1, 103)]
