@@ -23,9 +23,11 @@ from screen_analysis.api.errors import (
     APITimeoutError,
     AuthenticationError,
     BadRequestError,
+    EmptyPagesError,
     InvalidArgumentError,
     InvalidResponseError,
     NotFoundError,
+    PaginationLoopError,
     RateLimitError,
     ServerError,
 )
@@ -33,6 +35,10 @@ from screen_analysis.auth.errors import KeyringUnavailableError
 from screen_analysis.auth.network import network_problem
 from screen_analysis.config import ConfigError, Connection
 from screen_analysis.safe_text import clean
+
+# An answer that could not be used comes back the same when asked again ("try again" would
+# mislead: `api.describe.retry_can_help`).
+_SAME_AGAIN = "Asking again would get the same answer: tell whoever runs the server."
 
 _FILE_ADVICE = {
     errno.EACCES: "Check the permissions of the file and its folder.",
@@ -117,8 +123,12 @@ def _other(error: BaseException, detail: str, where: str) -> Problem:
         return Problem(f"The server at {where} failed", detail, "Try again later.")
     if isinstance(error, InvalidArgumentError):
         return Problem("Refused before sending anything", detail)
+    if isinstance(error, PaginationLoopError):
+        return Problem("The server's pages go round in a circle", detail, _SAME_AGAIN)
     if isinstance(error, InvalidResponseError):
-        return Problem("The server's answer could not be used", detail, "Try again.")
+        return Problem("The server's answer could not be used", detail, _SAME_AGAIN)
+    if isinstance(error, EmptyPagesError):
+        return Problem("Stopped reading pages that bring nothing", detail)
     if isinstance(error, KeyringUnavailableError):
         return Problem("No usable keyring", detail)
     if isinstance(error, ConfigError):

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from screen_analysis.api.describe import describe_error
+from screen_analysis.api.describe import describe_error, retry_can_help
 from screen_analysis.api.errors import (
     APIConnectionError,
+    APIError,
     APITimeoutError,
     AuthenticationError,
+    BadRequestError,
+    EmptyPagesError,
     InvalidResponseError,
     NotFoundError,
     PaginationLoopError,
@@ -56,3 +59,30 @@ def test_server_text_is_one_clean_line() -> None:
     for text in (describe_error(error), describe_error(error, with_request=True)):
         assert "\x1b" not in text and "\n" not in text
     assert describe_error(RuntimeError("\x1b[31mred\nline")) == "␛[31mred line"
+
+
+@pytest.mark.parametrize(
+    ("error", "helps"),
+    [
+        (APIConnectionError("refused", request=REQUEST), True),
+        (APITimeoutError("read timeout after 30 s", request=REQUEST), True),
+        (ServerError("boom", request=REQUEST, status_code=503), True),
+        (RateLimitError("slow down", request=REQUEST), True),
+        (BadRequestError("bad cursor", request=REQUEST, status_code=400), False),
+        (APIError("conflict", request=REQUEST, status_code=409), True),
+        (InvalidResponseError("not a valid page: data: field required", request=REQUEST), False),
+        (PaginationLoopError("next_cursor 'A' repeats", request=REQUEST), False),
+        (EmptyPagesError("stopped after 50 empty pages", next_cursor="c50"), False),
+        (AuthenticationError("bad key", request=REQUEST, status_code=401), False),
+        (NotFoundError("no such project", request=REQUEST, status_code=404), False),
+    ],
+)
+def test_try_again_is_offered_only_where_a_retry_can_help(error: Exception, helps: bool) -> None:
+    from screen_analysis.problems import explain
+
+    assert retry_can_help(error) is helps
+    advice = explain(error).advice.lower()
+    if not helps:
+        assert "try again" not in advice
+    elif isinstance(error, ServerError | RateLimitError | APITimeoutError):
+        assert "try again" in advice

@@ -1,12 +1,20 @@
 """The one place that turns an error into words: one short, cleaned line.
 
 The status line, notifications, the app's error and sign-in screens and the command line's
-stderr all word failures through `describe_error`, so a failure reads the same everywhere.
+stderr all word failures through `describe_error`, so a failure reads the same everywhere;
+`retry_can_help` says whether asking again may change the outcome, so "try again" is offered
+only where it can.
 """
 
 from __future__ import annotations
 
-from screen_analysis.api.errors import APIError, RateLimitError, ScreenAnalysisError
+from screen_analysis.api.errors import (
+    APIConnectionError,
+    APIError,
+    RateLimitError,
+    ScreenAnalysisError,
+)
+from screen_analysis.api.retry import is_retryable_status
 from screen_analysis.safe_text import clean
 
 
@@ -28,3 +36,15 @@ def describe_error(error: BaseException, *, with_request: bool = False) -> str:
             return clean(f"HTTP {error.status_code}: {error.detail}")
         return clean(error.detail)
     return clean(str(error)) or type(error).__name__
+
+
+def retry_can_help(error: BaseException) -> bool:
+    """Whether the same request sent again may fare otherwise: a connection that failed or
+    timed out, a server error, a rate limit, a 408 or 409. Never an answer that could not
+    be used (an invalid page, a looping cursor: the server would say the same), a refused
+    key, argument or cursor, nor a walk stopped at its bound."""
+    if isinstance(error, APIConnectionError):
+        return True
+    if isinstance(error, APIError):
+        return isinstance(error, RateLimitError) or is_retryable_status(error.status_code)
+    return False

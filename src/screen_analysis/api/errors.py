@@ -166,6 +166,16 @@ class PaginationLoopError(InvalidResponseError):
         return f"pagination loop: {self.message}"
 
 
+class EmptyPagesError(ScreenAnalysisError):
+    """A walk stopped on its own bound: many pages in a row brought no new analyses while
+    each said more exist (a server that filters after paging may send them). Not the
+    server's fault and not a loop: more may exist, from `next_cursor` on."""
+
+    def __init__(self, message: str, *, next_cursor: str, request: str | None = None) -> None:
+        super().__init__(message, request=request)
+        self.next_cursor = next_cursor
+
+
 class InvalidArgumentError(ScreenAnalysisError, ValueError):
     """An argument refused before any request was sent."""
 

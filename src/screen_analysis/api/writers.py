@@ -50,6 +50,10 @@ class RawWriter(Protocol):
     def close(self) -> None:
         """Finish the output (closing brackets, flushing)."""
 
+    def abandon(self) -> None:
+        """Finish what was written after a failure, so it stays valid (a JSON array that
+        was opened is closed; nothing is written when nothing was)."""
+
 
 class JsonLinesWriter:
     """One JSON object a line, as received, flushed per page."""
@@ -65,6 +69,9 @@ class JsonLinesWriter:
 
     def close(self) -> None:
         """Nothing to close."""
+
+    def abandon(self) -> None:
+        """Nothing to finish: each line stands alone."""
 
 
 class JsonArrayWriter:
@@ -85,6 +92,11 @@ class JsonArrayWriter:
         """Close the array."""
         self.out.write("[]\n" if self.count == 0 else "\n]\n")
         self.out.flush()
+
+    def abandon(self) -> None:
+        """Close the array of what was written, if any was (the failure goes to stderr)."""
+        if self.count:
+            self.close()
 
 
 CSV_COLUMNS = (
@@ -135,6 +147,9 @@ class CsvWriter:
 
     def close(self) -> None:
         """Nothing to close."""
+
+    def abandon(self) -> None:
+        """Nothing to finish: each row stands alone."""
 
 
 def make_raw_writer(fmt: str, out: TextIO) -> RawWriter:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -10,11 +11,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from screen_analysis.api.errors import BadRequestError
+from screen_analysis.api.errors import BadRequestError, EmptyPagesError
 from screen_analysis.api.models import STATUSES, AnalysisItem, AnalysisPage, RawPage
+from screen_analysis.api.oddities import UNKNOWN_TOTAL, ListingNotes
 from screen_analysis.api.pagination import Walk
 from screen_analysis.cli.exit_codes import CliError, ExitCode
-from screen_analysis.cli.output import FORMATS, TableWriter, make_raw_writer
+from screen_analysis.cli.failures import warn
+from screen_analysis.cli.output import FORMATS, TableWriter, make_raw_writer, shell_word
 from screen_analysis.cli.param_types import PROJECT_ID
 from screen_analysis.cli.root import CliContext
 from screen_analysis.numbers import count_of, format_count
@@ -102,38 +105,52 @@ def list_analyses(
         "max_items": max_items,
     }
 
+    notes = ListingNotes(project_id, status)
+
     async def run() -> _Listing:
         async with ctx.make_client() as client:
             if fmt == "table":
                 table = TableWriter(sys.stdout)
-                return await _stream(
-                    client.iter_pages(**options), _model_items, table.write, following
-                )
+                pages = client.iter_pages(**options)
+                return await _stream(pages, _model_items, table.write, following, notes)
             writer = make_raw_writer(fmt, sys.stdout)
-            listing = await _stream(
-                client.iter_raw_pages(**options), _raw_items, writer.write, following
-            )
+            try:
+                raw = client.iter_raw_pages(**options)
+                listing = await _stream(raw, _raw_items, writer.write, following, notes)
+            except BaseException:
+                with contextlib.suppress(OSError):  # stdout itself may be what failed
+                    writer.abandon()  # what was written stays valid: `[` is closed
+                raise
             writer.close()
             return listing
 
     listing = ctx.run(lambda: asyncio.run(run()))
+    if listing.stopped is not None:
+        warn(f"{listing.stopped.detail}. {_next_page(listing.stopped.next_cursor)}")
     if fmt != "table":
         return
-    if listing.written == 0:
+    if listing.written == 0 and listing.next_cursor is None and listing.stopped is None:
         click.echo("No analyses match.", err=True)
     elif listing.next_cursor and (not following or max_items is not None):
-        total = f" of {format_count(listing.total)}" if isinstance(listing.total, int) else ""
+        total = UNKNOWN_TOTAL if listing.total is None else format_count(listing.total)
         shown = format_count(listing.written)
-        click.echo(f"Showing {shown}{total}. Next page: --after {listing.next_cursor}", err=True)
+        click.echo(f"Showing {shown} of {total}. {_next_page(listing.next_cursor)}", err=True)
+
+
+def _next_page(cursor: str) -> str:
+    """The hint to go on, the cursor quoted for a shell."""
+    return f"Next page: --after {shell_word(cursor)}"
 
 
 @dataclass
 class _Listing:
-    """What a listing wrote, and where the server said it could go on."""
+    """What a listing wrote, where the server said it could go on, and whether the walk
+    stopped at its bound on pages that bring nothing (`stopped`: more may exist)."""
 
     written: int = 0
     total: int | None = None
     next_cursor: str | None = None
+    stopped: EmptyPagesError | None = None
 
 
 PageT = TypeVar("PageT", AnalysisPage, RawPage)
@@ -145,20 +162,28 @@ async def _stream(
     items_of: Callable[[PageT], Sequence[ItemT]],
     write: Callable[[Sequence[ItemT]], None],
     following: bool,
+    notes: ListingNotes,
 ) -> _Listing:
-    """Write each page of the walk (rows not written before, up to --max-items); only the
-    first page unless `following`. The walk is closed however this ends."""
+    """Write each page of the walk (rows not written before, up to --max-items); unless
+    `following`, pages until one brings rows (empty pages that say more exist are gone
+    through, as far as `Walk`'s bound). What is odd is said once on stderr (`notes`); the
+    walk is closed however this ends."""
     listing = _Listing()
     async with walk:
         try:
             async for page in walk:
+                for note in notes.page(page, cursor=not following):
+                    warn(note)
                 rows = items_of(page)
+                notes.rows(rows)
                 # In a thread, so the loop sends the prefetched request while this is written.
                 await asyncio.to_thread(write, rows)
                 listing.written += len(rows)
                 listing.total, listing.next_cursor = page.total, page.next_cursor
-                if not following:
+                if not following and listing.written:
                     break
+        except EmptyPagesError as exc:
+            listing.stopped, listing.next_cursor = exc, None
         except BadRequestError as exc:
             if walk.pages_fetched == 0:
                 raise  # the user's own arguments (or --after) were refused
@@ -168,6 +193,9 @@ async def _stream(
                 "analyses: run the command again to restart the listing from the top",
                 ExitCode.API,
             ) from exc
+        finally:
+            for line in notes.summary():
+                warn(line)
     return listing
 
 

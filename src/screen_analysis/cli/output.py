@@ -7,6 +7,8 @@ invalid item shows as "invalid" with its reason.
 
 from __future__ import annotations
 
+import re
+import shlex
 import shutil
 from collections.abc import Sequence
 from typing import TextIO
@@ -37,6 +39,7 @@ __all__ = [
     "dumps_items",
     "dumps_json",
     "make_raw_writer",
+    "shell_word",
 ]
 
 FORMATS = ("table", "json", "jsonl", "csv")
@@ -81,3 +84,22 @@ class TableWriter:
 
     def close(self) -> None:
         """Nothing to close."""
+
+
+# What a terminal would act on, or a shell's single quotes could not hold as it is.
+_NOT_PLAIN = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def shell_word(text: str) -> str:
+    """`text` as one shell word to paste back as it is (`--after 'quis consectetur'`): in
+    single quotes when needed; with control characters, in $'…' with those escaped, so
+    none reaches the terminal and the word still stands for the exact text."""
+    if not _NOT_PLAIN.search(text):
+        return shlex.quote(text)
+    escaped = text.replace("\\", "\\\\").replace("'", "\\'")
+    return "$'" + _NOT_PLAIN.sub(_escape_code, escaped) + "'"
+
+
+def _escape_code(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"

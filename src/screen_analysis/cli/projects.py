@@ -7,6 +7,8 @@ import asyncio
 import click
 
 from screen_analysis.api.models import CRITERIA, Project
+from screen_analysis.api.oddities import other_id
+from screen_analysis.cli.failures import warn
 from screen_analysis.cli.output import dumps_json
 from screen_analysis.cli.param_types import PROJECT_ID
 from screen_analysis.cli.root import CliContext
@@ -36,6 +38,11 @@ def get_project(ctx: CliContext, project_id: str, fmt: str) -> None:
     async def run() -> None:
         async with ctx.make_client() as client:
             project = await client.get_project(project_id)
+        contradiction = other_id(project_id, project.id)
+        if contradiction is not None:  # shown as sent, said so
+            warn(clean(f"{contradiction}; shown as sent"))
+        if project.flagged is not None:
+            warn(clean(f"fields of the wrong kind shown as unknown: {project.flagged}"))
         if fmt == "json":
             click.echo(dumps_json(project.model_dump(mode="json"), indent=2))
         else:

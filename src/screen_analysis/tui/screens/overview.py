@@ -32,7 +32,7 @@ from textual.widgets import ProgressBar, Static
 
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.describe import describe_error
-from screen_analysis.api.errors import ScreenAnalysisError
+from screen_analysis.api.errors import EmptyPagesError, ScreenAnalysisError
 from screen_analysis.cache import LocalCache
 from screen_analysis.insight.aggregates import Overview, OverviewBuilder
 from screen_analysis.insight.collect import fill, project_names
@@ -184,6 +184,9 @@ class OverviewScreen(Screen[None]):
             nothing_read = self._builder is None or not self._builder.seen
             if self._cache is not None and unreachable(exc) and nothing_read:
                 await self._read_cache(self._cache, exc)
+            elif isinstance(exc, EmptyPagesError):  # its words say it stopped, and why
+                words = describe_error(exc)
+                self._stopped(words[:1].upper() + words[1:])
             else:
                 self._stopped("Stopped: " + describe_error(exc))
             return
@@ -208,7 +211,7 @@ class OverviewScreen(Screen[None]):
         now = time.monotonic()
         if now - self._last_paint >= PAINT_EVERY_S:
             self._last_paint = now
-            self._show(builder.result(complete=False))
+            self._show(builder.result(complete=False), reading=True)
 
     def _show_progress(self, received: int, total: int | None) -> None:
         text = view.progress_text(received, total) + " · Esc stops"
@@ -233,10 +236,10 @@ class OverviewScreen(Screen[None]):
         else:
             self.remove_class("-loading")
 
-    def _show(self, overview: Overview) -> None:
-        """Draw every part of `overview`."""
+    def _show(self, overview: Overview, *, reading: bool = False) -> None:
+        """Draw every part of `overview` (`reading`: what was read so far, more to come)."""
         self.overview = overview
-        self.query_one("#summary", Static).update(view.summary(overview))
+        self.query_one("#summary", Static).update(view.summary(overview, reading=reading))
         statuses = self.query_one("#statuses", BarRows)
         statuses.empty_message = "No analyses in this view."
         statuses.rows = view.status_rows(overview)

@@ -48,8 +48,10 @@ def report_source(found: KeptOverview) -> str:
     return f"From the local cache{when}; not read from the server"
 
 
-def summary_parts(overview: Overview) -> list[Content]:
-    """Scope, counts, average, weakest criterion, where weights come from, the dates."""
+def summary_parts(overview: Overview, *, reading: bool = False) -> list[Content]:
+    """Scope, counts, average, weakest criterion, where weights come from, the dates; an
+    incomplete overview says whether pages are still being read (`reading`) or the read
+    stopped early."""
     weakest = overview.weakest
     weak = f"{weakest.criterion.title} ({format_mean(weakest.mean)})" if weakest else DASH
     parts = [
@@ -66,14 +68,14 @@ def summary_parts(overview: Overview) -> list[Content]:
     if overview.first_at and overview.last_at:
         parts.append(Content(f"{overview.first_at:%Y-%m-%d} to {overview.last_at:%Y-%m-%d}"))
     if not overview.complete:
-        parts.append(Content("stopped early (r loads again)"))
+        parts.append(Content("reading…" if reading else "stopped early (r loads again)"))
     return parts
 
 
-def summary(overview: Overview) -> Fitted:
+def summary(overview: Overview, *, reading: bool = False) -> Fitted:
     """The summary's parts joined by " · ", a part that does not fit moved whole to the next
     line (no line starts or ends with a separator)."""
-    parts = summary_parts(overview)
+    parts = summary_parts(overview, reading=reading)
     return Fitted(lambda width: flow(parts, width))
 
 

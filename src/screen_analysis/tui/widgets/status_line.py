@@ -10,36 +10,48 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from screen_analysis.api.oddities import UNKNOWN_TOTAL
 from screen_analysis.numbers import format_count
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import STALE
 
 
 class PagingStatus(NamedTuple):
-    """What the status line says: counts, and one of idle/loading/end/error, or for rows
-    from the local cache cached/offline (`error` holds their words then, and `shorter`
-    the same said shorter and shorter, for a narrow line); `stale_total` marks a total
-    as the tabs mark theirs when it is not the server's now."""
+    """What the status line says: counts, and one of idle/loading/end/error/stopped, or for
+    rows from the local cache cached/offline (`error` holds their words then, and `shorter`
+    the same said shorter and shorter, for a narrow line). `stale_total` marks a total as
+    the tabs mark theirs when it is not the server's now; `total_unknown`: the server's
+    total was no count ("Loaded 5 of ?"); `again`: what `r` does after an error or a stop
+    ("retry", "read on": said "r to …")."""
 
     loaded: int = 0
     total: int | None = None
-    state: str = "loading"  # idle | loading | end | error | cached | offline
+    state: str = "loading"  # idle | loading | end | error | stopped | cached | offline
     error: str = ""
     shorter: tuple[str, ...] = ()
     stale_total: bool = False  # the total is as last seen, not confirmed now: "of ~5,001"
+    total_unknown: bool = False
+    again: str = "retry"
+
+
+def of_total(status: PagingStatus) -> str:
+    """ " of 1,234" (" of ~1,234" when stale), " of ?" (the server's total was no count),
+    or "" (none yet)."""
+    if status.total is not None:
+        return f" of {STALE if status.stale_total else ''}{format_count(status.total)}"
+    return f" of {UNKNOWN_TOTAL}" if status.total_unknown else ""
 
 
 def describe(status: PagingStatus) -> tuple[str, str]:
     """The counts part and the state part, as plain text."""
-    counts = f"Loaded {format_count(status.loaded)}"
-    if status.total is not None:
-        counts += f" of {STALE if status.stale_total else ''}{format_count(status.total)}"
+    counts = f"Loaded {format_count(status.loaded)}{of_total(status)}"
     if status.state == "loading":
         return counts, "loading…"
     if status.state == "end":
         return counts, "end"
-    if status.state == "error":
-        return counts, f"{clean(status.error)} — r to retry"
+    if status.state in ("error", "stopped"):
+        again = f" — r to {status.again}" if status.again else ""
+        return counts, f"{clean(status.error)}{again}"
     if status.state in ("cached", "offline"):
         return counts, clean(status.error)
     return counts, ""
@@ -102,8 +114,8 @@ class StatusLine(Widget):
         """Counts (or the sort; neither when `counts` is empty), rows new above, and the
         state's words."""
         if self.sorted_by and counts:
-            total = self.status.total
-            of = "" if total is None else f" (of {format_count(total)})"
+            total = of_total(self.status).strip()
+            of = f" ({total})" if total else ""
             counts = (
                 f"Sorted by {self.sorted_by} among {format_count(self.status.loaded)} loaded{of}"
             )

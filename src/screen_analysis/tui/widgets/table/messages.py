@@ -92,9 +92,10 @@ class Moved(Message):
 
 
 class TotalSeen(Message):
-    """The server said how many analyses a view holds (with a page of it)."""
+    """The server said how many analyses a view holds (with a page of it); None: its total
+    was no count (shown as unknown)."""
 
-    def __init__(self, view: ViewKey, total: int) -> None:
+    def __init__(self, view: ViewKey, total: int | None) -> None:
         super().__init__()
         self.view = view
         self.total = total

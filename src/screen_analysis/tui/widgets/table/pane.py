@@ -28,11 +28,10 @@ from screen_analysis.tui.feed import (
     PageSource,
     RefreshSchedule,
     ViewKey,
-    empty_words,
     unreachable,
 )
 from screen_analysis.tui.formatting import now_utc
-from screen_analysis.tui.widgets.status_line import PagingStatus, StatusLine
+from screen_analysis.tui.widgets.status_line import StatusLine
 from screen_analysis.tui.widgets.table.messages import (
     Failed,
     Moved,
@@ -41,6 +40,12 @@ from screen_analysis.tui.widgets.table.messages import (
     TotalSeen,
 )
 from screen_analysis.tui.widgets.table.offline import OfflineWatch
+from screen_analysis.tui.widgets.table.paging_words import (
+    LOADING,
+    failure_words,
+    nothing_shown,
+    paging_status,
+)
 from screen_analysis.tui.widgets.table.rest import RestLoader
 from screen_analysis.tui.widgets.table.rounds import RefreshRounds
 from screen_analysis.tui.widgets.table.table import AnalysesTable
@@ -86,7 +91,7 @@ class AnalysesPane(Vertical):
 
     def compose(self) -> ComposeResult:
         """The table, then the status line under it."""
-        yield AnalysesTable(clock=self._clock, empty_message="Loading…", id="table")
+        yield AnalysesTable(clock=self._clock, empty_message=LOADING, id="table")
         yield StatusLine(id="status-line")
 
     def on_mount(self) -> None:
@@ -140,7 +145,7 @@ class AnalysesPane(Vertical):
         the cursor on `pick` when its rows hold it, else on the top row."""
         self.stop_load_all(quiet=True)
         table = self.table
-        table.empty_message, table.can_grow = "Loading…", False
+        table.empty_message, table.can_grow = LOADING, False
         table.set_items([])
         load = self._source.open(key)
         self._keep_id = (load.generation, pick) if pick is not None else None
@@ -228,6 +233,8 @@ class AnalysesPane(Vertical):
         table.can_grow = not source.done and source.error is None
         table.total = source.total
         self._fresh_at = self._clock()
+        for note in accepted.notes:  # once per view: an unknown total, rows off the filter
+            self.notify(note[:1].upper() + note[1:], severity="warning", markup=False)
         if accepted.replace:
             keep = self._keep_id
             keep_id = keep[1] if keep and keep[0] == batch.load.generation else None
@@ -236,12 +243,12 @@ class AnalysesPane(Vertical):
             self._watch.confirmed()
             table.set_items(accepted.items, keep_id=keep_id)
             if not accepted.items:
-                table.empty_message = empty_words(batch.load.key)
+                table.empty_message = nothing_shown(self._source)
         else:
             table.append_items(accepted.items)
         if accepted.items:
             self.post_message(self.RowsArrived(accepted.items))
-        if batch.total is not None:
+        if batch.total is not None or batch.odd_total is not None:
             self.post_message(self.TotalSeen(batch.load.key, batch.total))
         if batch.loop_error is not None:
             self.notify("Paging stopped: " + describe_error(batch.loop_error),
@@ -262,30 +269,26 @@ class AnalysesPane(Vertical):
 
     def _failed(self, error: Exception) -> None:
         """A failure to say (the screen's problem desk shows it): rows from the cache go,
-        whatever failed (a refused key never sees them)."""
+        whatever failed (a refused key never sees them); an empty table says it too."""
         self.forget_kept(error)
+        if not self.table.items:
+            self.table.empty_message = nothing_shown(self._source)
         self.update_status()
-        if self._source.cursor_refused:
-            words = "The server refused the page cursor: " + describe_error(error)
-            words += " — press r to restart the listing from the top"
-        else:
-            words = describe_error(error) + " — press r to retry"
+        words = failure_words(self._source, error)
         self.post_message(self.Failed(error, self.reload, words, self._ever_loaded))
 
     def update_status(self) -> None:
         """Say how paging stands in the status line (cached or offline: how old the rows
         are); tell the other parts when the pane went offline or came back."""
-        state, error = self._source.paging_state()
-        loaded = len(self.table.items)
-        shorter: tuple[str, ...] = ()
-        total = self._source.total if self._source.total is not None else self._kept_total
-        stale_total = self._watch.stale and total is not None  # as the tabs mark theirs
-        stale = self._watch.words()
-        if stale is not None:
-            state, (error, *more) = stale.state, stale.forms
-            shorter = tuple(more)
+        status = paging_status(
+            self._source,
+            len(self.table.items),
+            self._watch.words(),
+            kept_total=self._kept_total,
+            stale_total=self._watch.stale,  # as the tabs mark theirs
+        )
         for status_line in self.query(StatusLine):
-            status_line.status = PagingStatus(loaded, total, state, error, shorter, stale_total)
+            status_line.status = status
         mark = self._watch.mark()
         if mark != self._offline_mark:
             self._offline_mark = mark

@@ -97,7 +97,7 @@ class RefreshRounds:
             emptied = result.total == 0 and not result.top and bool(self._table().items)
             if refreshed.gap or emptied:  # read the view again (emptied: it says so)
                 hooks.reload()
-            for message in apply_round(self._table(), job.key, refreshed, result.total):
+            for message in apply_round(self._table(), result, refreshed):
                 self._widget.post_message(message)
             hooks.update_status()
             if refreshed.cursor_refused:
