@@ -107,4 +107,4 @@ def test_a_wait_that_had_finished_polls_says_what_it_still_waited_for(against, i
     assert result.exit_code == 7, result.stderr
     line = result.stderr.strip().splitlines()[-1]
     assert "1 analysis still being scored (1 pending, 0 processing)" in line
-    assert line.endswith("the last poll was cut off at the deadline, reading page 1 of the pending listing")
+    assert line.endswith("cut off at the deadline, reading page 1 of the pending listing")
