@@ -64,10 +64,8 @@ def hanging(against) -> Iterator[ScriptedServer]:
 
 def run_check(invoke, *extra: str):
     started = time.monotonic()
-    result = invoke(
-        "check", "--wait", "--timeout", str(TIMEOUT_S), "--poll-interval", "1",
-        "--min-count", "1", *extra,
-    )  # fmt: skip
+    waiting = ["--wait", "--timeout", str(TIMEOUT_S), "--poll-interval", "1"]
+    result = invoke("check", *waiting, "--min-count", "1", *extra)
     assert time.monotonic() - started < GUARD_S
     return result
 
