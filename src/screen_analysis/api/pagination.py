@@ -5,10 +5,11 @@
 `Walk` is the one path through a listing the command line, the export and the overview
 take (`client.iter_pages`/`iter_raw_pages`): pages from the walker with every row at most
 once (`SeenIds`, the one de-duplication), a stop when several pages in a row bring nothing
-new (which no honest server does forever), `max_items`, and `aclose()` (or `async with`)
-to cancel a prefetched request. The main view's feed drives a `PageIterator` and a
-`SeenIds` of its own (it pages on demand, a page at a time, and notes the page each row
-came on).
+new (which no honest server does forever), a bound on the pages of one walk
+(`MAX_WALK_PAGES`: cursors that never end are not followed for ever), `max_items`, and
+`aclose()` (or `async with`) to cancel a prefetched request. The main view's feed drives a
+`PageIterator` and a `SeenIds` of its own (it pages on demand, a page at a time, and notes
+the page each row came on).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Generic, NamedTuple, Protocol, Self, TypeVar
 
-from screen_analysis.api.errors import PaginationLoopError
+from screen_analysis.api.errors import PageBoundError, PaginationLoopError
 from screen_analysis.api.models import AnalysisItem, AnalysisPage, RawPage
 from screen_analysis.safe_text import one_line
 
@@ -48,6 +49,7 @@ DescribeRequest = Callable[[str | None], str]
 """Name the request that fetches the page after the given cursor, for error messages."""
 
 MAX_STALLED_PAGES = 5
+MAX_WALK_PAGES = 100_000  # pages of one walk: 10,000,000 analyses at the largest page
 
 
 def _short(cursor: str) -> str:
@@ -248,7 +250,8 @@ class Walk(Generic[PageT]):
     loops refused, the next page asked for early with `prefetch`), each row at most once
     (`SeenIds`; a page repeats no row of the pages before it), several pages in a row with
     nothing new taken as a loop, `max_items` rows at most (the last page cut, no page
-    fetched beyond).
+    fetched beyond), at most `max_pages` pages (`MAX_WALK_PAGES` unless told: a listing
+    whose cursors never end stops there with `PageBoundError`).
 
     An async iterator of pages of the same kind, holding only the fresh rows (a page may
     hold none; its `total` and `next_cursor` are the server's). Use it as an async context
@@ -268,9 +271,12 @@ class Walk(Generic[PageT]):
         max_items: int | None = None,
         max_stalled_pages: int = MAX_STALLED_PAGES,
         dedup_window: int | None = None,
+        max_pages: int | None = None,
     ) -> None:
         """`dedup_window`: how many recent pages' ids are remembered (None: all of them);
-        a bounded window keeps memory flat for walks that keep nothing per row."""
+        a bounded window keeps memory flat for walks that keep nothing per row.
+        `max_pages`: the bound on pages (None: `MAX_WALK_PAGES`)."""
+        self._max_pages = MAX_WALK_PAGES if max_pages is None else max_pages
         self._pages = pages
         self._rows = rows
         self._max_items = max_items
@@ -293,6 +299,7 @@ class Walk(Generic[PageT]):
     async def __anext__(self) -> PageT:
         if self._max_items is not None and self.rows_yielded >= self._max_items:
             raise StopAsyncIteration
+        self._check_bound()
         page = await anext(self._pages)
         self.total, self.next_cursor = page.total, page.next_cursor
         fresh = self._rows.fresh(page, self._seen, self._pages.pages_fetched)
@@ -308,6 +315,16 @@ class Walk(Generic[PageT]):
             fresh = self._rows.head(fresh, count)
         self.rows_yielded += count
         return fresh
+
+    def _check_bound(self) -> None:
+        """Stop at `max_pages` pages when the server still says more exist."""
+        fetched = self._pages.pages_fetched
+        if fetched >= self._max_pages and self._pages.next_cursor is not None:
+            raise PageBoundError(
+                f"it did not end within {fetched:,} pages ({self.rows_yielded:,} analyses); "
+                f"the server still sent a next cursor",
+                request=self._pages.last_request,
+            )
 
     async def aclose(self) -> None:
         """Cancel a prefetched request nobody will read; the walk ends."""
