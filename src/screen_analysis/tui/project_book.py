@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from screen_analysis.api.models import Project
-from screen_analysis.safe_text import clean
+from screen_analysis.safe_text import DISPLAY_LIMIT, clean
 
 
 class KnownProject(NamedTuple):
@@ -47,8 +47,9 @@ class ProjectBook:
 
     def names(self) -> dict[str, str]:
         """Cleaned names of the fetched projects, by id."""
-        return {
-            k.project_id: clean(k.project.name)
+        named = (
+            (k.project_id, clean(k.project.name, limit=DISPLAY_LIMIT))
             for k in self._known.values()
-            if k.project is not None and clean(k.project.name)
-        }
+            if k.project is not None
+        )
+        return {project_id: name for project_id, name in named if name}

@@ -26,7 +26,7 @@ from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import AuthenticationError, NotFoundError
 from screen_analysis.api.models import Project
 from screen_analysis.numbers import format_count
-from screen_analysis.safe_text import clean, shorten
+from screen_analysis.safe_text import DISPLAY_LIMIT, clean, shorten
 from screen_analysis.state import LayoutPreferences
 from screen_analysis.tui.formatting import DASH, format_score
 from screen_analysis.tui.project_book import KnownProject, ProjectBook
@@ -51,11 +51,12 @@ def entry_lines(entry: KnownProject) -> tuple[str, str]:
     project = entry.project
     if project is None:
         note = {"missing": "not found", "error": "couldn't load"}.get(entry.state, "loading…")
-        return clean(entry.project_id) or DASH, note
+        return clean(entry.project_id, limit=DISPLAY_LIMIT) or DASH, note
     count = project.analysis_count
     counted = DASH if count is None else f"{format_count(count)}"
     average = DASH if project.avg_score is None else format_score(project.avg_score)
-    return clean(project.name) or clean(project.id) or DASH, f"{counted} · avg {average}"
+    name = clean(project.name, limit=DISPLAY_LIMIT) or clean(project.id, limit=DISPLAY_LIMIT)
+    return name or DASH, f"{counted} · avg {average}"
 
 
 def listing_order(entry: KnownProject) -> tuple[str, str]:
@@ -291,7 +292,8 @@ class ProjectSidebar(OptionList):
         self.post_message(self.Known(known, self._book.names()))
         if adding:
             self.post_message(self.Added(project_id))
-            self.notify("Added the project " + clean(project.name), markup=False)
+            name = clean(project.name, limit=DISPLAY_LIMIT)
+            self.notify("Added the project " + name, markup=False)
 
     def _failed(self, project_id: str, error: Exception, adding: bool) -> None:
         known = self._book.get(project_id)
