@@ -193,8 +193,7 @@ async def test_app_sidebar_and_project_column_with_hostile_projects(
         await wait_until(pilot, lambda: "proj_scripted" in screen.sidebar.names)
         await settled(pilot)
         sidebar = "\n".join(
-            str(screen.sidebar.get_option_at_index(n).prompt)
-            for n in range(screen.sidebar.option_count)
+            str(screen.sidebar.prompt_of(option_id)) for option_id in screen.sidebar.option_ids
         )
         assert unsafe_in(sidebar) == [] and "[b]bold[/b]" in sidebar
         shown = table_text(screen.table)

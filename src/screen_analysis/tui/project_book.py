@@ -14,7 +14,7 @@ class KnownProject(NamedTuple):
 
     project_id: str
     project: Project | None = None
-    state: str = "loading"  # loading | ok | missing | error
+    state: str = "loading"  # queued (named, not asked for yet) | loading | ok | missing | error
 
 
 class ProjectBook:
@@ -23,33 +23,36 @@ class ProjectBook:
     def __init__(self) -> None:
         """Start knowing nothing."""
         self._known: dict[str, KnownProject] = {}
+        self._names: dict[str, str] = {}  # kept as projects are recorded: read often
 
     def get(self, project_id: str) -> KnownProject | None:
         """What is known about `project_id`."""
         return self._known.get(project_id)
 
-    def claim(self, project_ids: Iterable[str | None]) -> list[str]:
-        """The ids not seen before, now marked as loading (each id is fetched once)."""
+    def claim(self, project_ids: Iterable[str | None], state: str = "loading") -> list[str]:
+        """The ids not seen before, now known in `state` (each id is claimed once)."""
         new = []
         for project_id in project_ids:
             if project_id and project_id not in self._known:
-                self._known[project_id] = KnownProject(project_id)
+                self._known[project_id] = KnownProject(project_id, None, state)
                 new.append(project_id)
         return new
 
     def record(self, known: KnownProject) -> None:
         """Keep the latest state of a project."""
         self._known[known.project_id] = known
+        if known.project is not None:
+            name = clean(known.project.name, limit=DISPLAY_LIMIT)
+            if name:
+                self._names[known.project_id] = name
+            else:
+                self._names.pop(known.project_id, None)
 
     def forget(self, project_id: str) -> None:
         """Drop a project (an unknown id that was not added)."""
         self._known.pop(project_id, None)
+        self._names.pop(project_id, None)
 
     def names(self) -> dict[str, str]:
         """Cleaned names of the fetched projects, by id."""
-        named = (
-            (k.project_id, clean(k.project.name, limit=DISPLAY_LIMIT))
-            for k in self._known.values()
-            if k.project is not None
-        )
-        return {project_id: name for project_id, name in named if name}
+        return dict(self._names)
