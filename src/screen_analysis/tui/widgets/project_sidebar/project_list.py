@@ -96,6 +96,7 @@ class ProjectList(ScrollView, can_focus=True):
         self._versions: dict[str, int] = {}
         self._strips: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(STRIP_CACHE_SIZE)
         self._hover: str | None = None
+        self._quiet = False  # a scroll that keeps the highlight in view after a new order
         self._resize()
 
     # The entries
@@ -122,13 +123,21 @@ class ProjectList(ScrollView, can_focus=True):
 
     def set_order(self, project_ids: Sequence[str]) -> None:
         """List these projects, in this order, after "All projects"; the highlight stays on
-        the entry it was on."""
+        the entry it was on, in view if it was. A new order is not the reader's doing: it
+        posts no `InView` (entries that move into view are not asked for by it)."""
         kept = self.highlighted_id
+        followed = kept is not None and kept in self.in_view()
         self._ids = [ALL_ID, *project_ids]
         self._index = {option_id: index for index, option_id in enumerate(self._ids)}
         self._resize()
         if kept is not None:
             self.set_reactive(ProjectList.highlighted, self._index.get(kept))
+            if followed:
+                self._quiet = True
+                try:
+                    self.scroll_to_highlight()
+                finally:
+                    self._quiet = False
         self.refresh()
 
     def changed(self, option_ids: Sequence[str]) -> None:
@@ -217,7 +226,7 @@ class ProjectList(ScrollView, can_focus=True):
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         """A scroll brings other entries into view."""
         super().watch_scroll_y(old_value, new_value)
-        if round(old_value) != round(new_value):
+        if round(old_value) != round(new_value) and not self._quiet:
             self.post_message(self.InView())
 
     def action_cursor_down(self) -> None:

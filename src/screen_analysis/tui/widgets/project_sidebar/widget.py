@@ -174,19 +174,20 @@ class ProjectSidebar(ProjectList):
         return self._book.names()
 
     def want(self, project_ids: Iterable[str | None]) -> None:
-        """List the projects not seen before (by id, until their details are asked for);
-        a project the cache listed, or one that failed, is asked for again now that the
-        server's rows name it. Those that come into view are asked for at once, others as
-        far as the current refresh allows."""
+        """List the projects not seen before (by id, until their details are asked for).
+        The server's rows came: a project the cache listed that they name, and every one
+        that failed to load, is asked for again. They are asked for as far as the current
+        refresh allows, those in the sidebar's view first; the others wait for a later
+        refresh, or to be looked at."""
         wanted = [p for p in project_ids if p]
         new = self._book.claim(wanted, state="queued")
         self._asks.wait(new)
-        again = [p for p in wanted if p in self._unconfirmed or self._state(p) == "error"]
-        self._unconfirmed.difference_update(again)
-        self._asks.wait(again, first=True)
+        confirm = self._unconfirmed.intersection(wanted)
+        self._unconfirmed.difference_update(confirm)
+        self._asks.wait([*self._failed_ones(), *confirm], first=True)
         if new:
             self._list(new)
-            self._urge_in_view()
+            self._asks.wait(self._queued_in_view(), first=True)
         self._ask()
 
     def look_up(self, project_id: str) -> KnownProject | None:
@@ -203,10 +204,12 @@ class ProjectSidebar(ProjectList):
         (their counts moved), then for those that failed, then for others not asked for
         yet, as far as a refresh allows (`asking.PER_REFRESH`)."""
         known = [p for p in dict.fromkeys(project_ids) if self._book.get(p) is not None]
-        failed = [p for p in self._listed if self._state(p) == "error"]
         self._asks.refresh()
-        self._asks.wait([*known, *failed], first=True)
+        self._asks.wait([*known, *self._failed_ones()], first=True)
         self._ask()
+
+    def _failed_ones(self) -> list[str]:
+        return [p for p in self._listed if self._state(p) == "error"]
 
     def seed(self, projects: Iterable[Project]) -> None:
         """Projects as the local cache kept them: listed at once, fetched again the first
@@ -265,9 +268,9 @@ class ProjectSidebar(ProjectList):
         known = self._book.get(project_id)
         return None if known is None else known.state
 
-    def _urge_in_view(self) -> None:
-        """The entries in view that were not asked for yet are asked for first."""
-        self._asks.urge(p for p in self.in_view() if self._state(p) == "queued")
+    def _queued_in_view(self) -> list[str]:
+        """The entries in view that were not asked for yet."""
+        return [p for p in self.in_view() if self._state(p) == "queued"]
 
     def _ask(self) -> None:
         """Start the fetches the queue allows now."""
@@ -382,5 +385,5 @@ class ProjectSidebar(ProjectList):
     def on_project_list_in_view(self, event: ProjectList.InView) -> None:
         """The reader scrolled or moved the highlight: ask for what came into view."""
         event.stop()
-        self._urge_in_view()
+        self._asks.urge(self._queued_in_view())
         self._ask()
