@@ -42,7 +42,7 @@ def _visible(match: re.Match[str]) -> str:
     return "\ufffd"
 
 
-DISPLAY_LIMIT = 2_000  # characters of one server text given to a terminal view (see clean)
+DISPLAY_LIMIT = 1_000  # characters of one server text given to a terminal view (see clean)
 
 
 def clean(value: object, *, single_line: bool = True, limit: int | None = None) -> str:

@@ -60,7 +60,7 @@ def test_the_detail_shows_the_start_of_a_huge_label_and_says_how_long_it_is() ->
     head = detail_text.head(huge_analysis()).plain
     assert len(head) < SHOWN
     assert head.startswith("Checkout xxx") and "…" in head
-    assert "(the first 2,000 of 20,971,529 characters; an export has it whole)" in head
+    assert "(the first 1,000 of 20,971,529 characters; an export has it whole)" in head
     assert "characters" not in detail_text.head(huge_analysis("Short")).plain
 
 

@@ -49,7 +49,7 @@ NL = Content("\n")
 
 def weights_note(known: KnownProject | None) -> str:
     """Where the weights come from, in a line."""
-    if known is None or known.state == "loading":
+    if known is None or known.state in ("loading", "queued"):
         return "Weights: loading project…"
     if known.project is None:
         return "Weights: unknown (project not available)"
