@@ -43,6 +43,7 @@ def _visible(match: re.Match[str]) -> str:
 
 
 DISPLAY_LIMIT = 1_000  # characters of one server text given to a terminal view (see clean)
+TITLE_LIMIT = 160  # in a title or a notice, where a few lines are all there is room for
 
 
 def clean(value: object, *, single_line: bool = True, limit: int | None = None) -> str:

@@ -23,7 +23,7 @@ from textual.widgets import Static
 
 from screen_analysis.api.models import Analysis
 from screen_analysis.insight.compare import Comparison, compare
-from screen_analysis.safe_text import DISPLAY_LIMIT, clean
+from screen_analysis.safe_text import DISPLAY_LIMIT, TITLE_LIMIT, clean
 from screen_analysis.tui.formatting import (
     DASH,
     Fitted,
@@ -121,7 +121,7 @@ class CompareScreen(Screen[None]):
     async def _fill(self) -> None:
         result = self.comparison
         for key, item in (("a", result.a), ("b", result.b)):
-            title = f"{key.upper()} · {clean(item.label, limit=DISPLAY_LIMIT) or DASH}"
+            title = f"{key.upper()} · {clean(item.label, limit=TITLE_LIMIT) or DASH}"
             # Each part on a line of its own: a wrapped line never ends in a separator.
             meta = (
                 f"{status_glyph(item.status)} {status_word(item.status)} · "

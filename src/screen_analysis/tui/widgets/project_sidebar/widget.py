@@ -24,7 +24,7 @@ from textual.content import Content
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import AuthenticationError, NotFoundError
 from screen_analysis.api.models import Project
-from screen_analysis.safe_text import DISPLAY_LIMIT, clean, shorten
+from screen_analysis.safe_text import DISPLAY_LIMIT, TITLE_LIMIT, clean, shorten
 from screen_analysis.state import LayoutPreferences
 from screen_analysis.tui.project_book import KnownProject, ProjectBook
 from screen_analysis.tui.widgets.project_sidebar.asking import AskQueue
@@ -308,7 +308,7 @@ class ProjectSidebar(ProjectList):
         self.post_message(self.Known([known], self._book.names()))
         if adding:
             self.post_message(self.Added(project_id))
-            name = clean(project.name, limit=DISPLAY_LIMIT)
+            name = clean(project.name, limit=TITLE_LIMIT)
             self.notify("Added the project " + name, markup=False)
         self._ask()
 
