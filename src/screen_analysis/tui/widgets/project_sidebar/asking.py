@@ -81,7 +81,3 @@ class AskQueue:
     def asking(self) -> int:
         """How many projects are being asked for."""
         return len(self._asking)
-
-    def is_waiting(self, project_id: str) -> bool:
-        """Whether `project_id` waits to be asked for."""
-        return project_id in self._waiting or project_id in self._urgent

@@ -107,11 +107,6 @@ class ProjectList(ScrollView, can_focus=True):
         return self._ids
 
     @property
-    def option_count(self) -> int:
-        """How many entries are listed, "All projects" included."""
-        return len(self._ids)
-
-    @property
     def highlighted_id(self) -> str | None:
         """The id of the highlighted entry."""
         index = self.highlighted
