@@ -24,6 +24,7 @@ class ProjectBook:
         """Start knowing nothing."""
         self._known: dict[str, KnownProject] = {}
         self._names: dict[str, str] = {}  # kept as projects are recorded: read often
+        self._failing: dict[str, None] = {}  # those whose last fetch failed, in order
 
     def get(self, project_id: str) -> KnownProject | None:
         """What is known about `project_id`."""
@@ -41,6 +42,10 @@ class ProjectBook:
     def record(self, known: KnownProject) -> None:
         """Keep the latest state of a project."""
         self._known[known.project_id] = known
+        if known.state == "error":
+            self._failing[known.project_id] = None
+        else:
+            self._failing.pop(known.project_id, None)
         if known.project is not None:
             name = clean(known.project.name, limit=DISPLAY_LIMIT)
             if name:
@@ -52,6 +57,11 @@ class ProjectBook:
         """Drop a project (an unknown id that was not added)."""
         self._known.pop(project_id, None)
         self._names.pop(project_id, None)
+        self._failing.pop(project_id, None)
+
+    def failing(self) -> list[str]:
+        """The projects whose last fetch failed (not a missing one: that is an answer)."""
+        return list(self._failing)
 
     def names(self) -> dict[str, str]:
         """Cleaned names of the fetched projects, by id."""

@@ -92,7 +92,6 @@ class ProjectList(ScrollView, can_focus=True):
         super().__init__(id=id)
         self._prompt = prompt
         self._ids: list[str] = [ALL_ID]
-        self._index: dict[str, int] = {ALL_ID: 0}
         self._versions: dict[str, int] = {}
         self._strips: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(STRIP_CACHE_SIZE)
         self._hover: str | None = None
@@ -123,10 +122,9 @@ class ProjectList(ScrollView, can_focus=True):
         kept = self.highlighted_id
         followed = kept is not None and kept in self.in_view()
         self._ids = [ALL_ID, *project_ids]
-        self._index = {option_id: index for index, option_id in enumerate(self._ids)}
         self._resize()
         if kept is not None:
-            self.set_reactive(ProjectList.highlighted, self._index.get(kept))
+            self.set_reactive(ProjectList.highlighted, self._position(kept))
             if followed:
                 self._quiet = True
                 try:
@@ -139,7 +137,8 @@ class ProjectList(ScrollView, can_focus=True):
         """Draw these entries again (what they say changed)."""
         for option_id in option_ids:
             self._versions[option_id] = self._versions.get(option_id, 0) + 1
-        if any(option_id in self._index for option_id in option_ids):
+        shown = set(self.in_view())
+        if any(option_id in shown for option_id in option_ids):
             self.refresh()
 
     def in_view(self) -> list[str]:
@@ -149,6 +148,13 @@ class ProjectList(ScrollView, can_focus=True):
         first = self._index_at(top)
         last = self._index_at(bottom - 1)
         return self._ids[first : min(last, len(self._ids) - 1) + 1]
+
+    def _position(self, option_id: str) -> int | None:
+        """Where `option_id` is listed (a search in C: no index to keep up to date)."""
+        try:
+            return self._ids.index(option_id)
+        except ValueError:
+            return None
 
     def _resize(self) -> None:
         self.virtual_size = Size(0, HEAD_LINES + ENTRY_LINES * (len(self._ids) - 1))
@@ -269,12 +275,13 @@ class ProjectList(ScrollView, can_focus=True):
 
     def _option_at(self, event: events.MouseEvent) -> str | None:
         option_id = event.style.meta.get("option") if event.style else None
-        return option_id if isinstance(option_id, str) and option_id in self._index else None
+        return option_id if isinstance(option_id, str) else None
 
     async def _on_click(self, event: events.Click) -> None:
         option_id = self._option_at(event)
-        if option_id is not None:
-            self.highlighted = self._index[option_id]
+        index = None if option_id is None else self._position(option_id)
+        if index is not None:
+            self.highlighted = index
             self.action_select()
 
     def _on_mouse_move(self, event: events.MouseMove) -> None:

@@ -13,6 +13,7 @@ table and the detail), one the user added (to remember), and a failure.
 from __future__ import annotations
 
 import asyncio
+import bisect
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import ClassVar, Protocol, TypeAlias
@@ -38,6 +39,7 @@ from screen_analysis.tui.widgets.project_sidebar.messages import (
 from screen_analysis.tui.widgets.project_sidebar.project_list import ALL_ID, ProjectList
 
 FOLD_BELOW = 130  # columns: below this the sidebar starts folded (the label keeps its room)
+SORT_FROM = 32  # projects moved at once: from this many, one sort rather than one by one
 
 
 class ProjectSource(Protocol):
@@ -209,7 +211,7 @@ class ProjectSidebar(ProjectList):
         self._ask()
 
     def _failed_ones(self) -> list[str]:
-        return [p for p in self._listed if self._state(p) == "error"]
+        return self._book.failing()
 
     def seed(self, projects: Iterable[Project]) -> None:
         """Projects as the local cache kept them: listed at once, fetched again the first
@@ -345,18 +347,21 @@ class ProjectSidebar(ProjectList):
     # The list
 
     def _list(self, project_ids: Sequence[str]) -> None:
-        """List these projects, or show them anew, in their places by name: one sort for
-        the batch, and only when a place changed."""
-        moved = False
-        for project_id in project_ids:
-            key = listing_order(self._known(project_id))
-            if self._keys.get(project_id) != key:
+        """List these projects, or show them anew, in their places by name: a few moved
+        are put in place one by one (a binary search each), a batch is one sort."""
+        moved = [p for p in project_ids if self._keys.get(p) != listing_order(self._known(p))]
+        if len(moved) > SORT_FROM:
+            for project_id in moved:
                 if project_id not in self._keys:
                     self._listed.append(project_id)
-                self._keys[project_id] = key
-                moved = True
-        if moved:
+                self._keys[project_id] = listing_order(self._known(project_id))
             self._listed.sort(key=self._keys.__getitem__)
+        for project_id in moved if len(moved) <= SORT_FROM else ():
+            if project_id in self._keys:
+                self._listed.remove(project_id)
+            self._keys[project_id] = listing_order(self._known(project_id))
+            bisect.insort(self._listed, project_id, key=self._keys.__getitem__)
+        if moved:
             self.set_order(self._listed)
         self.changed(project_ids)
 
