@@ -27,6 +27,7 @@ from screen_analysis.api.errors import (
     InvalidArgumentError,
     InvalidResponseError,
     NotFoundError,
+    PageBoundError,
     PaginationLoopError,
     RateLimitError,
     ServerError,
@@ -113,6 +114,8 @@ def explain(
 
 def _other(error: BaseException, detail: str, where: str) -> Problem:
     """The failures that read the same whoever meets them."""
+    if isinstance(error, PageBoundError):
+        return Problem("The listing did not end", detail)  # again would go as far
     if isinstance(error, RateLimitError):
         return Problem("The server asks to slow down", detail, "Wait a moment and try again.")
     if isinstance(error, NotFoundError):

@@ -78,7 +78,7 @@ def on_screen(app: Any) -> str:
     parts += [f"{i.id} {getattr(i, 'label', '')}" for i in main.table.items]
     parts += [str(main.detail.border_title), *(t.text for t in main.detail.query(DetailText))]
     sidebar = main.sidebar
-    parts += [str(sidebar.get_option_at_index(i).prompt) for i in range(sidebar.option_count)]
+    parts += [str(sidebar.prompt_of(option_id)) for option_id in sidebar.option_ids]
     return "\n".join(parts)
 
 

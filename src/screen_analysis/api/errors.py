@@ -176,6 +176,16 @@ class EmptyPagesError(ScreenAnalysisError):
         self.next_cursor = next_cursor
 
 
+class PageBoundError(PaginationLoopError):
+    """A walk reached its bound of pages (`pagination.MAX_WALK_PAGES`) and the server
+    still sent a next cursor: the listing did not end, so the walk stopped there."""
+
+    @property
+    def detail(self) -> str:
+        """How far the walk went."""
+        return f"listing stopped: {self.message}"
+
+
 class InvalidArgumentError(ScreenAnalysisError, ValueError):
     """An argument refused before any request was sent."""
 

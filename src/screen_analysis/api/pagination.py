@@ -6,12 +6,13 @@ A page whose `next_cursor` could not be read (`odd_cursor`) is delivered, and th
 page asked for raises: the listing cannot go on.
 `Walk` is the one path through a listing the command line, the export and the overview
 take (`client.iter_pages`/`iter_raw_pages`): pages from the walker with every row at most
-once (`SeenIds`, the one de-duplication), `max_items`, and `aclose()` (or `async with`)
-to cancel a prefetched request. Pages that bring nothing new with a fresh cursor are
-followed (a server that filters after paging sends empty pages): `EmptyRun` bounds how
-many in a row (`MAX_EMPTY_PAGES`) before the walk stops saying more may exist. The main
-view's feed drives a `PageIterator`, a `SeenIds` and an `EmptyRun` of its own (it pages on
-demand, a page at a time, and notes the page each row came on).
+once (`SeenIds`, the one de-duplication), `max_items`, a bound on the pages of one walk
+(`MAX_WALK_PAGES`: cursors that never end are not followed for ever), and `aclose()` (or
+`async with`) to cancel a prefetched request. Pages that bring nothing new with a fresh
+cursor are followed (a server that filters after paging sends empty pages): `EmptyRun`
+bounds how many in a row (`MAX_EMPTY_PAGES`) before the walk stops saying more may exist.
+The main view's feed drives a `PageIterator`, a `SeenIds` and an `EmptyRun` of its own (it
+pages on demand, a page at a time, and notes the page each row came on).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any, Generic, NamedTuple, Protocol, Self, TypeVar
 from screen_analysis.api.errors import (
     EmptyPagesError,
     InvalidResponseError,
+    PageBoundError,
     PaginationLoopError,
 )
 from screen_analysis.api.models import AnalysisItem, AnalysisPage, RawPage
@@ -61,6 +63,7 @@ DescribeRequest = Callable[[str | None], str]
 MAX_EMPTY_PAGES = 50
 """Pages in a row that may bring no new analysis, each with a fresh cursor, before a walk
 stops (`EmptyPagesError`: more may exist). docs/reliability.md states the bound."""
+MAX_WALK_PAGES = 100_000  # pages of one walk: 10,000,000 analyses at the largest page
 
 
 def _short(cursor: str) -> str:
@@ -298,7 +301,8 @@ class Walk(Generic[PageT]):
     loops refused, the next page asked for early with `prefetch`), each row at most once
     (`SeenIds`; a page repeats no row of the pages before it), pages with nothing new
     followed up to `EmptyRun`'s bound, `max_items` rows at most (the last page cut, no page
-    fetched beyond).
+    fetched beyond), at most `max_pages` pages (`MAX_WALK_PAGES` unless told: a listing
+    whose cursors never end stops there with `PageBoundError`).
 
     An async iterator of pages of the same kind, holding only the fresh rows (a page may
     hold none; its `total` and `next_cursor` are the server's). Use it as an async context
@@ -318,9 +322,12 @@ class Walk(Generic[PageT]):
         max_items: int | None = None,
         max_empty_pages: int = MAX_EMPTY_PAGES,
         dedup_window: int | None = None,
+        max_pages: int | None = None,
     ) -> None:
         """`dedup_window`: how many recent pages' ids are remembered (None: all of them);
-        a bounded window keeps memory flat for walks that keep nothing per row."""
+        a bounded window keeps memory flat for walks that keep nothing per row.
+        `max_pages`: the bound on pages (None: `MAX_WALK_PAGES`)."""
+        self._max_pages = MAX_WALK_PAGES if max_pages is None else max_pages
         self._pages = pages
         self._rows = rows
         self._max_items = max_items
@@ -342,6 +349,7 @@ class Walk(Generic[PageT]):
     async def __anext__(self) -> PageT:
         if self._max_items is not None and self.rows_yielded >= self._max_items:
             raise StopAsyncIteration
+        self._check_bound()
         page = await anext(self._pages)
         self.total, self.next_cursor = page.total, page.next_cursor
         fresh = self._rows.fresh(page, self._seen, self._pages.pages_fetched)
@@ -353,6 +361,16 @@ class Walk(Generic[PageT]):
             fresh = self._rows.head(fresh, count)
         self.rows_yielded += count
         return fresh
+
+    def _check_bound(self) -> None:
+        """Stop at `max_pages` pages when the server still says more exist."""
+        fetched = self._pages.pages_fetched
+        if fetched >= self._max_pages and self._pages.next_cursor is not None:
+            raise PageBoundError(
+                f"it did not end within {fetched:,} pages ({self.rows_yielded:,} analyses); "
+                f"the server still sent a next cursor",
+                request=self._pages.last_request,
+            )
 
     async def aclose(self) -> None:
         """Cancel a prefetched request nobody will read; the walk ends."""

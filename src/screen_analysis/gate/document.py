@@ -120,12 +120,14 @@ def timeout_document(
         "timed_out": True,
         "scope": scope_document(scope),
         "waiting": {
-            "analyses": state.waiting,
-            "pending": state.pending,
-            "processing": state.processing,
+            # Unknown (null) when no poll read both listings before the deadline.
+            "analyses": state.waiting if state.finished_rounds else None,
+            "pending": state.pending if state.finished_rounds else None,
+            "processing": state.processing if state.finished_rounds else None,
             "elapsed_s": round(state.elapsed, 1),
             "timeout_s": state.timeout,
             "last_poll_failed": state.failed_round or None,
+            "last_poll_cut_short": state.cut_short or None,
         },
     }
 

@@ -124,10 +124,19 @@ def local_time(when: datetime | None) -> str:
     return when.astimezone().strftime("%Y-%m-%d %H:%M %Z").strip()
 
 
+CHARS_PER_CELL = 4  # a text with more characters than this per cell is cut unmeasured
+
+
+def _fits(text: str, cells: int) -> bool:
+    """Whether `text` fits in `cells` cells, measuring no more of it than could fit: a text
+    of megabytes is known not to fit by its length alone."""
+    return len(text) <= cells * CHARS_PER_CELL and cell_len(text) <= cells
+
+
 def middle_ellipsis(text: str, cells: int) -> str:
     """`text` in at most `cells` cells: a long token (an id, an address) keeps its start
     and its end, the middle cut with `…`, so it is never wrapped mid-token."""
-    if cell_len(text) <= cells:
+    if _fits(text, cells):
         return text
     if cells <= 1:
         return "…"[:cells]
@@ -175,12 +184,14 @@ def label_ellipsis(text: str, cells: int) -> str:
 
 def end_ellipsis(text: str, cells: int) -> str:
     """`text` in at most `cells` cells, cut at the end with `…` (a name: its start is what
-    a reader knows it by)."""
-    if cell_len(text) <= cells:
+    a reader knows it by). The one cutter of a line to a width: only the start of a text
+    that could fit is measured, so any length costs what `cells` do."""
+    if _fits(text, cells):
         return text
     if cells <= 1:
         return "…"[:cells]
-    return set_cell_size(text, cells - 1).rstrip() + "…"
+    head = text[: cells * CHARS_PER_CELL]
+    return set_cell_size(head, cells - 1).rstrip() + "…"
 
 
 MIN_HANGING_CELLS = 8  # narrower than this beside the marker, lines wrap from the edge

@@ -161,11 +161,19 @@ def analyses(count: int) -> str:
 
 
 def timeout_message(state: WaitState) -> str:
-    """ "timed out after 600 s: 3 analyses still being scored (1 pending, 2 processing)"."""
-    text = (
-        f"timed out after {state.timeout:g} s: {analyses(state.waiting)} still being scored "
-        f"({format_count(state.pending)} pending, {format_count(state.processing)} processing)"
-    )
+    """ "timed out after 600 s: 3 analyses still being scored (1 pending, 2 processing)",
+    and where a poll the deadline cut off stood."""
+    waited = f"timed out after {state.timeout:g} s"
+    if state.finished_rounds:
+        text = (
+            f"{waited}: {analyses(state.waiting)} still being scored "
+            f"({format_count(state.pending)} pending, "
+            f"{format_count(state.processing)} processing)"
+        )
+    else:
+        text = f"{waited} before a poll of the analyses in flight finished"
+    if state.cut_short:
+        text += f"; the last poll was cut off at the deadline, reading {state.cut_short}"
     if state.failed_round:
         text += f"; the last poll failed: {clean(state.failed_round)}"
     return text

@@ -12,7 +12,7 @@ from screen_analysis.insight.aggregates import HISTOGRAM_BINS, Overview
 from screen_analysis.insight.aggregates import weights_note as source_note
 from screen_analysis.insight.offline import KeptOverview
 from screen_analysis.numbers import DASH, count_of, format_count, format_mean, format_weights
-from screen_analysis.safe_text import clean
+from screen_analysis.safe_text import DISPLAY_LIMIT, clean
 from screen_analysis.tui.formatting import Fitted, flow, hanging, local_time
 from screen_analysis.tui.widgets.bar_rows import BarHeading, BarRow
 from screen_analysis.tui.widgets.column_chart import EMPTY_MESSAGE, ColumnData
@@ -55,7 +55,7 @@ def summary_parts(overview: Overview, *, reading: bool = False) -> list[Content]
     weakest = overview.weakest
     weak = f"{weakest.criterion.title} ({format_mean(weakest.mean)})" if weakest else DASH
     parts = [
-        Content.styled(clean(overview.scope), "bold"),
+        Content.styled(clean(overview.scope, limit=DISPLAY_LIMIT), "bold"),
         Content(f"{format_count(overview.seen)} analyses"),
         Content(
             f"average {format_mean(overview.avg_score)} ({format_count(overview.scored)} scored)"
@@ -237,7 +237,7 @@ def feedback_lines(overview: Overview, limit: int = 6) -> Content | Fitted:
         return Content("No feedback in this view.")
     width = max(len(format_count(n)) for _, n in overview.feedback[:limit])
     items = [
-        (f"{format_count(n):>{width}} × ", clean(sentence))
+        (f"{format_count(n):>{width}} × ", clean(sentence, limit=DISPLAY_LIMIT))
         for sentence, n in overview.feedback[:limit]
     ]
     return Fitted(lambda cells: [line for item in items for line in hanging(*item, cells)])
@@ -250,7 +250,8 @@ def failure_lines(overview: Overview, limit: int = 5) -> Content | Fitted:
     items = [
         (
             f"{local_time(ref.created_at)}  ",
-            f"{clean(ref.label) or DASH}: {clean(ref.error_message) or DASH}",
+            f"{clean(ref.label, limit=DISPLAY_LIMIT) or DASH}: "
+            f"{clean(ref.error_message, limit=DISPLAY_LIMIT) or DASH}",
         )
         for ref in overview.failures[:limit]
     ]

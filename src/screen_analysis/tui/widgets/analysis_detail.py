@@ -25,7 +25,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from screen_analysis.api.models import Analysis, AnalysisItem
-from screen_analysis.safe_text import clean
+from screen_analysis.safe_text import DISPLAY_LIMIT, clean
 from screen_analysis.state import LayoutPreferences
 from screen_analysis.tui.keys import bound_keys
 from screen_analysis.tui.project_book import KnownProject
@@ -125,7 +125,9 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
         for text in self.query(DetailText):
             text.refresh(layout=True)
         self.query_one(ScreenImage).show(item if isinstance(item, Analysis) else None)
-        label = (clean(item.label) or "(no label)") if isinstance(item, Analysis) else ""
+        label = ""
+        if isinstance(item, Analysis):
+            label = clean(item.label, limit=DISPLAY_LIMIT) or "(no label)"
         self.border_title = Content(label or "Detail")
         if not same:
             self.scroll_home(animate=False)

@@ -16,7 +16,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from screen_analysis.safe_text import clean
+from screen_analysis.safe_text import DISPLAY_LIMIT, clean
 from screen_analysis.tui.themes import low_colour
 from screen_analysis.tui.widgets.score_bar import PLAIN_TEXTURE, bar_cells, score_tier, texture
 
@@ -141,7 +141,7 @@ class BarRows(Widget):
             lines.append(Content.styled(text.rstrip(), self.get_visual_style("bar-rows--heading")))
         for row in rows:
             tone = f"bar-rows--{row.tone}" if row.tone in self.TONES else "bar-rows--bar"
-            label = clean(row.label)
+            label = clean(row.label, limit=DISPLAY_LIMIT)
             if len(label) > label_width:
                 label = label[: label_width - 1] + "…"
             percent = None if row.value is None or row.scale <= 0 else row.value / row.scale * 100

@@ -14,8 +14,8 @@ from rich.cells import cell_len
 from textual.content import Content
 
 from screen_analysis.api.models import CRITERIA, Analysis, AnalysisItem, AnalysisStatus
-from screen_analysis.numbers import format_weights
-from screen_analysis.safe_text import clean
+from screen_analysis.numbers import format_count, format_weights
+from screen_analysis.safe_text import DISPLAY_LIMIT, clean
 from screen_analysis.tui.formatting import (
     DASH,
     end_ellipsis,
@@ -49,7 +49,7 @@ NL = Content("\n")
 
 def weights_note(known: KnownProject | None) -> str:
     """Where the weights come from, in a line."""
-    if known is None or known.state == "loading":
+    if known is None or known.state in ("loading", "queued"):
         return "Weights: loading project…"
     if known.project is None:
         return "Weights: unknown (project not available)"
@@ -83,12 +83,16 @@ def head(item: AnalysisItem | None, *, with_label: bool = True) -> Content:
     if not isinstance(item, Analysis):
         message = "No analysis selected."
         if item is not None:
-            message = "This row could not be read: " + clean(item.reason)
+            message = "This row could not be read: " + clean(item.reason, limit=DISPLAY_LIMIT)
         return Content.styled(message, f"italic {MUTED}")
     status = Content.styled(status_text(item), f"$status-{status_class(item.status)}")
     if not with_label:
         return status
-    label = Content.styled(clean(item.label) or "(no label)", "bold $foreground")
+    shown = clean(item.label, limit=DISPLAY_LIMIT) or "(no label)"
+    label = Content.styled(shown, "bold $foreground")
+    note = cut_note(item.label)
+    if note:
+        return Content.assemble(label, NL, Content.styled(note, f"italic {MUTED}"), NL, status)
     return Content.assemble(label, NL, status)
 
 
@@ -96,6 +100,17 @@ def shown_value(value: object) -> str:
     """A criterion's value as its line shows it ("—" when it is not a number)."""
     score = number(value)
     return DASH if score is None else format_score(score)
+
+
+def cut_note(text: object) -> str:
+    """What a text cut for display leaves out ("" when it is whole): its length, since
+    a view shows `DISPLAY_LIMIT` characters of it (the export writes it whole)."""
+    if not isinstance(text, str) or len(text) <= DISPLAY_LIMIT:
+        return ""
+    return (
+        f"(the first {format_count(DISPLAY_LIMIT)} of {format_count(len(text))} characters; "
+        "an export has it whole)"
+    )
 
 
 def criterion_line(
@@ -183,14 +198,15 @@ def rest(
     if not isinstance(item, Analysis):
         if item is None or item.id is None:
             return Content("")
-        return _join([*_section("Details"), Content("ID  " + clean(item.id))])
+        return _join([*_section("Details"), Content("ID  " + clean(item.id, limit=DISPLAY_LIMIT))])
     lines: list[Content] = []
-    feedback = [clean(line) for line in item.feedback or [] if clean(line)]
+    sentences = (clean(line, limit=DISPLAY_LIMIT) for line in item.feedback or [])
+    feedback = [sentence for sentence in sentences if sentence]
     if feedback:
         lines += _section("Feedback")
         lines += [wrapped for line in feedback for wrapped in hanging("• ", line, width)]
     if item.error_message:
-        error = clean(item.error_message, single_line=False)
+        error = clean(item.error_message, single_line=False, limit=DISPLAY_LIMIT)
         lines += [*_section("Error"), Content.styled(error, "$status-failed")]
     details = _details(item, known, image_address, width, image_keys)
     lines += [*_section("Details"), *map(Content, details)]
@@ -216,7 +232,7 @@ def _scores(
         weights = known.project.default_criteria or {}
     documented = {c.value for c in CRITERIA}
     extra = [
-        Content(f"{clean(key)}: {format_score(number(value))}")
+        Content(f"{clean(key, limit=DISPLAY_LIMIT)}: {format_score(number(value))}")
         for key, value in breakdown.items()
         if key not in documented
     ]
@@ -235,7 +251,7 @@ def image_place(address: str, cells: int) -> str:
     """The image's address in `cells`: whole when it fits, else where the image is ("on
     the API server", "on cdn.example.com"): a path cut in the middle tells nothing, and
     the key that copies the address copies it whole."""
-    address = clean(address)
+    address = clean(address, limit=DISPLAY_LIMIT)
     if not address or cell_len(address) <= cells:
         return address or DASH
     url = address.split()[0]  # a display form may follow the address ("  (API server)")
@@ -278,14 +294,14 @@ def _details(
     room = max(8, width - DETAIL_NAME_CELLS)
     name = None
     if known is not None and known.project is not None:
-        name = clean(known.project.name) or DASH
-    project = project_lines(clean(item.project_id) or DASH, name, room)
+        name = clean(known.project.name, limit=DISPLAY_LIMIT) or DASH
+    project = project_lines(clean(item.project_id, limit=DISPLAY_LIMIT) or DASH, name, room)
     rows = [
         ("Created", middle_ellipsis(local_time(item.created_at), room)),
         ("Completed", middle_ellipsis(local_time(item.completed_at), room)),
         ("Image", image_place(image_address, room)),
         *(("", how) for how in [image_keys_line(image_keys, room)] if how and image_address),
-        ("ID", middle_ellipsis(clean(item.id) or DASH, room)),
+        ("ID", middle_ellipsis(clean(item.id, limit=DISPLAY_LIMIT) or DASH, room)),
         ("Project", project[0]),
         *(("", more) for more in project[1:]),
     ]

@@ -171,6 +171,7 @@ class MainScreen(AnalysisKeys):
         self.pane.show(key, pick=pick)
         self._title_view()
         self.place.moved(key, pick)
+        self.sidebar.recount()
 
     def _title_view(self) -> None:
         """The pane's title: "Analyses · Lumen Banking · Completed"."""
@@ -215,7 +216,7 @@ class MainScreen(AnalysisKeys):
 
     def _show_detail(self, item: AnalysisItem | None) -> None:
         project_id = item.project_id if isinstance(item, Analysis) else None
-        self.detail.show(item, self.sidebar.entry(project_id) if project_id else None)
+        self.detail.show(item, self.sidebar.look_up(project_id) if project_id else None)
 
     @on(AnalysesPane.RowsArrived)
     def _rows_arrived(self, event: AnalysesPane.RowsArrived) -> None:
@@ -250,10 +251,11 @@ class MainScreen(AnalysisKeys):
     @on(ProjectSidebar.Known)
     def _project_known(self, event: ProjectSidebar.Known) -> None:
         self.table.set_project_names(event.names)
-        if event.project.project_id == self.view.project_id:
+        known = {project.project_id for project in event.projects}
+        if self.view.project_id in known:
             self._title_view()
         item = self.table.highlighted_item
-        if isinstance(item, Analysis) and item.project_id == event.project.project_id:
+        if isinstance(item, Analysis) and item.project_id in known:
             self._show_detail(item)
 
     @on(ProjectSidebar.Added)
@@ -313,8 +315,7 @@ class MainScreen(AnalysisKeys):
         """Retry what failed, else reload the view keeping the highlighted analysis."""
         self.pane.reload()
         self.status_filter.recount(self.view)
-        if self.view.project_id is not None:
-            self.sidebar.recount([self.view.project_id])
+        self.sidebar.recount([self.view.project_id] if self.view.project_id else [])
 
     def action_toggle_auto_refresh(self) -> None:
         """Pause or resume the auto-refresh (the status line shows which)."""

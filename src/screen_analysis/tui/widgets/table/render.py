@@ -15,7 +15,7 @@ from rich.style import Style
 from textual.strip import Strip
 
 from screen_analysis.api.models import Analysis, AnalysisItem, InvalidAnalysis
-from screen_analysis.safe_text import clean
+from screen_analysis.safe_text import DISPLAY_LIMIT, clean
 from screen_analysis.tui.formatting import (
     DASH,
     end_ellipsis,
@@ -46,26 +46,27 @@ def row_cells(
             "status_short": f"{INVALID_GLYPH} bad",
             "status_glyph": INVALID_GLYPH,
             "score": DASH,
-            "label": clean(item.reason) or DASH,
+            "label": clean(item.reason, limit=DISPLAY_LIMIT) or DASH,
             "project": DASH,
             "created": DASH,
             "created_short": DASH,
-            "id": clean(item.id) or DASH,
+            "id": clean(item.id, limit=DISPLAY_LIMIT) or DASH,
         }
     project = DASH
     if item.project_id is not None:
-        project = clean(project_names.get(item.project_id, item.project_id)) or DASH
+        project = clean(project_names.get(item.project_id, item.project_id), limit=DISPLAY_LIMIT)
+        project = project or DASH
     glyph = status_glyph(item.status)
     return {
         "status": f"{glyph} {status_word(item.status)}",
         "status_short": f"{glyph} {short_status_word(item.status)}",
         "status_glyph": glyph,
         "score": format_score(item.score),
-        "label": clean(item.label) or DASH,
+        "label": clean(item.label, limit=DISPLAY_LIMIT) or DASH,
         "project": project,
         "created": relative_time(item.created_at, now),
         "created_short": short_age(item.created_at, now),
-        "id": clean(item.id) or DASH,
+        "id": clean(item.id, limit=DISPLAY_LIMIT) or DASH,
     }
 
 

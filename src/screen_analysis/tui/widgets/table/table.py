@@ -243,9 +243,16 @@ class AnalysesTable(RowCursorView):
         return None if position is None else self._rows.row_of_position(position)
 
     def set_project_names(self, names: Mapping[str, str]) -> None:
-        """Show these project names (merged into those known) instead of project ids."""
+        """Show these project names (merged into those known) instead of project ids; the
+        rows on screen are drawn again only when a name changed and the project column is
+        shown (else only the lines kept drawn are forgotten)."""
+        if all(self._project_names.get(p) == name for p, name in names.items()):
+            return
         self._project_names.update(names)
-        self._changed()
+        if any(column.key == "project" for column in layout_columns(self.size.width)):
+            self._changed()
+        else:
+            self._painter.invalidate()
 
     def mark(self, analysis_id: str | None) -> None:
         """Show MARK before the label of `analysis_id` (None: no row is marked)."""
