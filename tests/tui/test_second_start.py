@@ -68,7 +68,7 @@ async def test_the_app_reopens_where_it_was_left(tmp_path: Path, demo_server: De
         screen = await settled(pilot)
         assert screen.view == ViewKey(project, AnalysisStatus.COMPLETED)
         assert screen.status_filter.current == AnalysisStatus.COMPLETED
-        marked = [str(screen.sidebar.get_option_at_index(i).prompt) for i in range(2)]
+        marked = [str(screen.sidebar.prompt_of(i)) for i in screen.sidebar.option_ids[:2]]
         assert not marked[0].startswith("▸") and marked[1].startswith("▸")  # All, the project
         assert screen.table.highlighted_id == picked
         assert screen.detail.item is not None and screen.detail.item.id == picked
