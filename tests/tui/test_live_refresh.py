@@ -15,10 +15,10 @@ import pytest
 from textual.pilot import Pilot
 
 from screen_analysis.api.models import Analysis, AnalysisStatus
+from screen_analysis.browse import RefreshSchedule, ViewKey, newer_than
 from screen_analysis.demo.live import LiveSimulator
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.demo.store import iter_all
-from screen_analysis.tui.feed import RefreshSchedule, ViewKey, newer_than
 from screen_analysis.tui.screens.main import MainScreen
 
 from ..conftest import DEMO_NOW, demo_config

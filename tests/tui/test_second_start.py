@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from screen_analysis.api.models import Analysis, AnalysisStatus
+from screen_analysis.browse import ViewKey
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.state import Place, RememberedPlace
-from screen_analysis.tui.feed import ViewKey
 
 from ..conftest import demo_config
 from .conftest import (

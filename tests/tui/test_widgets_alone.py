@@ -18,10 +18,10 @@ from textual.widget import Widget
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.models import AnalysisStatus
+from screen_analysis.browse import Feed, RefreshSchedule, ViewKey
 from screen_analysis.cache import CacheScope, LocalCache
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.secret import SecretStr
-from screen_analysis.tui.feed import Feed, RefreshSchedule, ViewKey
 from screen_analysis.tui.themes import variable_defaults
 from screen_analysis.tui.widgets.project_sidebar import ProjectSidebar
 from screen_analysis.tui.widgets.status_filter import StatusFilter

@@ -14,6 +14,7 @@ from rich.cells import cell_len
 from textual.content import Content
 
 from screen_analysis.api.models import CRITERIA, Analysis, AnalysisItem, AnalysisStatus
+from screen_analysis.browse.projects.book import KnownProject
 from screen_analysis.numbers import format_count, format_weights
 from screen_analysis.safe_text import DISPLAY_LIMIT, clean
 from screen_analysis.tui.formatting import (
@@ -27,7 +28,6 @@ from screen_analysis.tui.formatting import (
     status_glyph,
     status_word,
 )
-from screen_analysis.tui.project_book import KnownProject
 from screen_analysis.tui.widgets.score_bar import bar_cells, score_tier, texture
 
 NAME_CELLS = 18  # the longest title, "CTA effectiveness", and a space

@@ -24,9 +24,9 @@ from textual.widget import Widget
 
 from screen_analysis.api.models import AnalysisStatus, parse_status
 from screen_analysis.api.oddities import UNKNOWN_TOTAL
+from screen_analysis.browse.totals import Totals
+from screen_analysis.browse.views import CountCache, ViewKey
 from screen_analysis.numbers import format_count
-from screen_analysis.tui.feed.totals import Totals
-from screen_analysis.tui.feed.views import CountCache, ViewKey
 from screen_analysis.tui.formatting import STALE, now_utc
 
 CHOICES: tuple[tuple[AnalysisStatus | None, str], ...] = (

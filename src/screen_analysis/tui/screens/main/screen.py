@@ -25,11 +25,11 @@ from textual.message import Message
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.errors import AuthenticationError
 from screen_analysis.api.models import Analysis, AnalysisItem
+from screen_analysis.browse import Feed, KeyTrust, RefreshSchedule, ViewKey
 from screen_analysis.cache import LocalCache
 from screen_analysis.config import Settings
 from screen_analysis.safe_text import clean
 from screen_analysis.state import RememberedPlace, RememberedProjects
-from screen_analysis.tui.feed import Feed, KeyTrust, RefreshSchedule, ViewKey
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.keys import bound_keys
 from screen_analysis.tui.one import One

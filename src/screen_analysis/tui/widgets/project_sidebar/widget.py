@@ -25,10 +25,10 @@ from textual.content import Content
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import AuthenticationError, NotFoundError
 from screen_analysis.api.models import Project
+from screen_analysis.browse.projects.asking import AskQueue
+from screen_analysis.browse.projects.book import KnownProject, ProjectBook
 from screen_analysis.safe_text import DISPLAY_LIMIT, TITLE_LIMIT, clean, shorten
 from screen_analysis.state import LayoutPreferences
-from screen_analysis.tui.project_book import KnownProject, ProjectBook
-from screen_analysis.tui.widgets.project_sidebar.asking import AskQueue
 from screen_analysis.tui.widgets.project_sidebar.entries import listing_order, prompt, prompt_all
 from screen_analysis.tui.widgets.project_sidebar.messages import (
     Added,

@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.timer import Timer
 
 from screen_analysis.api.models import Analysis
-from screen_analysis.tui.feed import Refreshed, RefreshResult, RefreshSchedule
+from screen_analysis.browse import Refreshed, RefreshResult, RefreshSchedule
 from screen_analysis.tui.widgets.table.messages import Moved, TotalSeen
 from screen_analysis.tui.widgets.table.table import AnalysesTable
 

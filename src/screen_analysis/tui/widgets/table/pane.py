@@ -21,15 +21,14 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 
 from screen_analysis.api.describe import describe_error
-from screen_analysis.cache import CachedView
-from screen_analysis.tui.feed import (
+from screen_analysis.browse import (
     PageBatch,
     PageLoad,
-    PageSource,
     RefreshSchedule,
     ViewKey,
     unreachable,
 )
+from screen_analysis.cache import CachedView
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.widgets.status_line import StatusLine
 from screen_analysis.tui.widgets.table.messages import (
@@ -48,6 +47,7 @@ from screen_analysis.tui.widgets.table.paging_words import (
 )
 from screen_analysis.tui.widgets.table.rest import RestLoader
 from screen_analysis.tui.widgets.table.rounds import RefreshRounds
+from screen_analysis.tui.widgets.table.source import PageSource
 from screen_analysis.tui.widgets.table.table import AnalysesTable
 
 KEPT_NOTE = "kept rows only"  # offline, a filter on the kept rows of the unfiltered view
@@ -207,7 +207,7 @@ class AnalysesPane(Vertical):
         if cached:
             kept = self._source.kept
             epoch = kept.epoch
-            view = await asyncio.to_thread(kept.view, load.key)
+            view = await asyncio.to_thread(kept.view, *load.key)
             fresh = load.generation == self._generation and kept.still_open(epoch)
             if view is not None and view.items and fresh:
                 self._show_kept(view)
@@ -317,7 +317,7 @@ class AnalysesPane(Vertical):
         ever shown: the failure is said (the screen offers the demo)."""
         kept = self._source.kept
         epoch = kept.epoch
-        view = await asyncio.to_thread(kept.matching, key)
+        view = await asyncio.to_thread(kept.matching, *key)
         if generation != self._generation:
             return
         if view is None or not view.items or not kept.still_open(epoch):

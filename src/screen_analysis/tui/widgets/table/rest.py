@@ -15,10 +15,11 @@ from typing import Any
 from textual.widget import Widget
 
 from screen_analysis.api.describe import describe_error
+from screen_analysis.browse import Accepted
+from screen_analysis.browse.load_all import LoadProgress, load_rest
 from screen_analysis.numbers import format_count
-from screen_analysis.tui.feed import Accepted, PageSource
-from screen_analysis.tui.feed.load_all import LoadProgress, load_rest
 from screen_analysis.tui.widgets.table.messages import Failed, RowsArrived, TotalSeen
+from screen_analysis.tui.widgets.table.source import PageSource
 from screen_analysis.tui.widgets.table.table import AnalysesTable
 
 GROUP = "load-all"
@@ -76,7 +77,7 @@ class RestLoader:
 
     async def _run(self) -> None:
         try:
-            progress = await load_rest(self._source, self._page)
+            progress = await load_rest(self._source, self._page)  # type: ignore[arg-type]
         except asyncio.CancelledError:
             raise
         except Exception as error:

@@ -16,9 +16,10 @@ from typing import Protocol
 
 from textual.widget import Widget
 
-from screen_analysis.tui.feed import PageSource, RefreshJob, RefreshSchedule, unreachable
+from screen_analysis.browse import RefreshJob, RefreshSchedule, unreachable
 from screen_analysis.tui.widgets.table.live import RefreshTimer, apply_round
 from screen_analysis.tui.widgets.table.messages import Failed
+from screen_analysis.tui.widgets.table.source import PageSource
 from screen_analysis.tui.widgets.table.table import AnalysesTable
 
 GROUP = "auto-refresh"

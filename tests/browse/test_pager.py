@@ -14,10 +14,10 @@ from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.errors import AuthenticationError
 from screen_analysis.api.models import Analysis, AnalysisStatus
+from screen_analysis.browse import CountCache, Feed, ViewKey
 from screen_analysis.demo.live import LiveSimulator
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.secret import SecretStr
-from screen_analysis.tui.feed import CountCache, Feed, ViewKey
 
 from ..conftest import DEMO_NOW
 
@@ -202,7 +202,7 @@ async def test_a_refused_key_among_requests_sent_together_is_still_a_refused_key
 async def test_load_rest_pages_to_the_end_or_the_bound_with_progress(
     feed: Feed, fresh_demo_server: DemoServer
 ) -> None:
-    from screen_analysis.tui.feed.load_all import load_rest
+    from screen_analysis.browse.load_all import load_rest
 
     await load_pages(feed, 1)
     seen: list[int] = []

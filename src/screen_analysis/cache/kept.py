@@ -26,7 +26,6 @@ from screen_analysis.api.errors import APIConnectionError, AuthenticationError
 from screen_analysis.api.models import Project
 from screen_analysis.cache import CachedView, LocalCache
 from screen_analysis.cache.rows import skipped_words
-from screen_analysis.tui.feed.views import ViewKey
 
 T = TypeVar("T")
 
@@ -164,20 +163,19 @@ class KeptCache:
 
     # Reads (from a thread; nothing while shut)
 
-    def view(self, key: ViewKey) -> CachedView | None:
-        """The view as it was last seen, or None (shut, never kept)."""
+    def view(self, project_id: str | None, status: str | None) -> CachedView | None:
+        """The view of a project (None: all) and status (None: all) as it was last seen,
+        or None (shut, never kept)."""
         if self.cache is None or not self.open:
             return None
-        return self.cache.view(key.project_id, key.status)
+        return self.cache.view(project_id, status)
 
-    def matching(self, key: ViewKey) -> CachedView | None:
+    def matching(self, project_id: str | None, status: str | None) -> CachedView | None:
         """Offline: the view if it was kept, else the kept rows of its project's unfiltered
         view that have its status."""
         if self.cache is None or not self.open:
             return None
-        return self.cache.view(key.project_id, key.status) or self.cache.matching(
-            key.project_id, key.status
-        )
+        return self.cache.view(project_id, status) or self.cache.matching(project_id, status)
 
     def projects(self) -> list[tuple[Project, datetime]]:
         """The projects kept, each with when it was fetched ([] while shut)."""

@@ -14,7 +14,7 @@ from typing import NamedTuple, Protocol
 
 from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisStatus
 from screen_analysis.api.pagination import SeenIds
-from screen_analysis.tui.feed.views import ViewKey
+from screen_analysis.browse.views import ViewKey
 
 
 class PageCursors(Protocol):

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+from screen_analysis.browse.pager import Feed
+from screen_analysis.browse.paging import Accepted
 from screen_analysis.numbers import format_count
-from screen_analysis.tui.feed.paging import Accepted
-from screen_analysis.tui.feed.source import PageSource
 
 LOAD_ALL_MAX_ROWS = 100_000
 
@@ -35,7 +35,7 @@ class LoadProgress(NamedTuple):
 
 
 async def load_rest(
-    feed: PageSource,
+    feed: Feed,
     on_rows: Callable[[Accepted, LoadProgress], None],
     *,
     limit: int = LOAD_ALL_MAX_ROWS,

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from screen_analysis.api.models import AnalysisItem
-from screen_analysis.tui.feed.kept import KeptCache
-from screen_analysis.tui.feed.paging import Accepted, PageBatch, PageLoad, Paging, Refreshed
-from screen_analysis.tui.feed.refresh import RefreshJob, RefreshResult
-from screen_analysis.tui.feed.views import ViewKey
+from screen_analysis.browse.paging import Accepted, PageBatch, PageLoad, Paging, Refreshed
+from screen_analysis.browse.refresh import RefreshJob, RefreshResult
+from screen_analysis.browse.views import ViewKey
+from screen_analysis.cache.kept import KeptCache
 
 
 class PageSource(Protocol):

@@ -22,9 +22,7 @@ from screen_analysis.api.errors import BadRequestError, EmptyPagesError
 from screen_analysis.api.models import AnalysisItem, AnalysisPage, Project
 from screen_analysis.api.oddities import ListingNotes
 from screen_analysis.api.pagination import EmptyRun
-from screen_analysis.cache import LocalCache
-from screen_analysis.tui.feed.kept import KeptCache, KeyTrust
-from screen_analysis.tui.feed.paging import (
+from screen_analysis.browse.paging import (
     Accepted,
     Listing,
     PageBatch,
@@ -32,14 +30,16 @@ from screen_analysis.tui.feed.paging import (
     Paging,
     Refreshed,
 )
-from screen_analysis.tui.feed.refresh import (
+from screen_analysis.browse.refresh import (
     RefreshJob,
     RefreshResult,
     newer_than,
     page_to_ask_again,
 )
-from screen_analysis.tui.feed.totals import Totals, fetch_totals
-from screen_analysis.tui.feed.views import PAGE_SIZE, ViewKey
+from screen_analysis.browse.totals import Totals, fetch_totals
+from screen_analysis.browse.views import PAGE_SIZE, ViewKey
+from screen_analysis.cache import LocalCache
+from screen_analysis.cache.kept import KeptCache, KeyTrust
 
 
 @contextlib.asynccontextmanager

@@ -12,8 +12,8 @@ from typing import NamedTuple
 
 from screen_analysis.api.errors import AuthenticationError
 from screen_analysis.api.models import AnalysisPage
+from screen_analysis.browse.views import ViewKey
 from screen_analysis.cache import LocalCache
-from screen_analysis.tui.feed.views import ViewKey
 
 
 class Totals(NamedTuple):

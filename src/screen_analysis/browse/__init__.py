@@ -1,8 +1,7 @@
 """The main view's data, headless (no Textual): views, paging, totals, auto-refresh."""
 
-from screen_analysis.tui.feed.feed import Feed
-from screen_analysis.tui.feed.kept import KeptCache, KeyState, KeyTrust, unreachable
-from screen_analysis.tui.feed.paging import (
+from screen_analysis.browse.pager import Feed
+from screen_analysis.browse.paging import (
     Accepted,
     Listing,
     PageBatch,
@@ -10,11 +9,11 @@ from screen_analysis.tui.feed.paging import (
     Paging,
     Refreshed,
 )
-from screen_analysis.tui.feed.refresh import RefreshJob, RefreshResult, is_in_flight, newer_than
-from screen_analysis.tui.feed.schedule import RefreshSchedule
-from screen_analysis.tui.feed.source import PageSource
-from screen_analysis.tui.feed.totals import Totals
-from screen_analysis.tui.feed.views import PAGE_SIZE, STATUSES, CountCache, ViewKey, empty_words
+from screen_analysis.browse.refresh import RefreshJob, RefreshResult, is_in_flight, newer_than
+from screen_analysis.browse.schedule import RefreshSchedule
+from screen_analysis.browse.totals import Totals
+from screen_analysis.browse.views import PAGE_SIZE, STATUSES, CountCache, ViewKey, empty_words
+from screen_analysis.cache.kept import KeptCache, KeyState, KeyTrust, unreachable
 
 __all__ = [
     "PAGE_SIZE",
@@ -28,7 +27,6 @@ __all__ = [
     "Listing",
     "PageBatch",
     "PageLoad",
-    "PageSource",
     "Paging",
     "RefreshJob",
     "RefreshResult",

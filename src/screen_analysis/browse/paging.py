@@ -11,7 +11,7 @@ from typing import NamedTuple
 from screen_analysis.api.errors import InvalidResponseError
 from screen_analysis.api.models import AnalysisItem, AnalysisPage
 from screen_analysis.api.pagination import FetchPage, PageIterator, SeenIds
-from screen_analysis.tui.feed.views import ViewKey
+from screen_analysis.browse.views import ViewKey
 
 
 class Listing:
