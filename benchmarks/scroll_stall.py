@@ -112,7 +112,7 @@ async def hold_page_down(
         try:
             while table.cursor_row < rows - 1 or table.highlighted_item is None:
                 if time.monotonic() > deadline:
-                    p = screen.feed
+                    p = screen.pager
                     raise TimeoutError(
                         f"stuck at row {table.cursor_row} of {len(table.items)}: "
                         f"in flight {p.in_flight}, error {p.error!r}, done {p.done}, "

@@ -155,7 +155,7 @@ async def test_new_analyses_arrive_above_and_the_counts_follow(
         assert table.cursor_row - int(table.scroll_y) == line, "on its line of the screen"
         assert f"↑ {len(arrived)} new" in screen.status_line.render().plain
         assert len({i.id for i in table.items}) == len(table.items), "no duplicates"
-        assert screen.status_filter.counts[None] == before + len(arrived) == screen.feed.total
+        assert screen.status_filter.counts[None] == before + len(arrived) == screen.pager.total
         pending = screen.status_filter.counts[AnalysisStatus.PENDING]
         assert pending == server.store.count_analyses(None, "pending")
         moved = [p for p in screen.sidebar.project_ids if screen.sidebar.entry(p) is not None]

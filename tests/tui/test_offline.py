@@ -250,7 +250,7 @@ async def test_a_key_not_known_to_be_accepted_waits_for_the_first_answer(
             await wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
             main = app.screen
             assert isinstance(main, MainScreen)
-            answered = lambda: main.feed.loaded > 0  # noqa: E731
+            answered = lambda: main.pager.loaded > 0  # noqa: E731
             await watch_screen(pilot, answered, seen.words())
             assert "refreshing" not in main.status_line.render().plain
             await wait_until(pilot, lambda: not main.busy)

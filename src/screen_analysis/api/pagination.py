@@ -11,8 +11,10 @@ once (`SeenIds`, the one de-duplication), `max_items`, a bound on the pages of o
 `async with`) to cancel a prefetched request. Pages that bring nothing new with a fresh
 cursor are followed (a server that filters after paging sends empty pages): `EmptyRun`
 bounds how many in a row (`MAX_EMPTY_PAGES`) before the walk stops saying more may exist.
-The main view's feed drives a `PageIterator`, a `SeenIds` and an `EmptyRun` of its own (it
-pages on demand, a page at a time, and notes the page each row came on).
+The main view's pager (`browse/pager.py`) takes a walk too, a page at a time as the reader
+needs them: it asks each page after the last (`asking_with`), reads on after a run of empty
+pages (`read_on`), and learns which page a row came on (`page_of`) and which rows a refresh
+brought that the walk had not met (`take`).
 """
 
 from __future__ import annotations
@@ -355,7 +357,8 @@ class Walk(Generic[PageT]):
         fresh = self._rows.fresh(page, self._seen, self._pages.pages_fetched)
         count = self._rows.count(fresh)
         held = self._rows.count(page)
-        self._empty.page(count, held, page.next_cursor, self._pages.last_request)
+        # The walker's next cursor, not the page's: a page whose cursor repeats ends the walk.
+        self._empty.page(count, held, self._pages.next_cursor, self._pages.last_request)
         if self._max_items is not None and count > self._max_items - self.rows_yielded:
             count = self._max_items - self.rows_yielded
             fresh = self._rows.head(fresh, count)
@@ -375,6 +378,37 @@ class Walk(Generic[PageT]):
     async def aclose(self) -> None:
         """Cancel a prefetched request nobody will read; the walk ends."""
         await self._pages.aclose()
+
+    @property
+    def has_more(self) -> bool:
+        """Whether a next page remains (False at the end and once the cursors showed a loop
+        or a cursor that cannot be read: `loop_error`)."""
+        return self._pages.has_next_page and self._pages.loop_error is None
+
+    @property
+    def loop_error(self) -> InvalidResponseError | None:
+        """Why the walk cannot go on after the last page (a cursor loop, a cursor that could
+        not be read); the next page asked for raises it."""
+        return self._pages.loop_error
+
+    @property
+    def asking_with(self) -> str | None:
+        """The cursor the next page is asked with (None for the first page, and at the end)."""
+        return self._pages.next_cursor
+
+    def read_on(self) -> None:
+        """Count the pages that bring nothing new afresh: a caller that stopped at
+        `EmptyPagesError` (or between pages) and goes on gets the whole bound again."""
+        self._empty = EmptyRun(self._empty.bound)
+
+    def page_of(self, analysis_id: str) -> int | None:
+        """The page (1 for the first) the walk first met `analysis_id` on, or None."""
+        return self._seen.page_of(analysis_id)
+
+    def take(self, items: Iterable[AnalysisItem], page: int = 1) -> list[AnalysisItem]:
+        """Rows met outside the walk (a refresh's first page): those it had not met, now
+        counted as met on `page`, so a later page does not bring them again."""
+        return self._seen.fresh(items, page)
 
     @property
     def skipped_duplicates(self) -> int:

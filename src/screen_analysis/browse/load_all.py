@@ -1,18 +1,36 @@
-"""Loading the rest of a view before sorting it: page after page through the feed, with
-progress, until the end or a bound (headless; the screen runs it in a worker, and
-cancelling that worker stops it between pages, keeping what arrived).
+"""Loading the rest of a view before sorting it: page after page through its pager, with
+progress, until the end or a bound (headless; the pane runs it in a worker, and cancelling
+that worker stops it between pages, keeping what arrived).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
-from screen_analysis.browse.pager import Feed
-from screen_analysis.browse.paging import Accepted
+from screen_analysis.browse.paging import Page
 from screen_analysis.numbers import format_count
 
 LOAD_ALL_MAX_ROWS = 100_000
+
+
+class Pages(Protocol):
+    """What the load of the rest needs of a view's pager."""
+
+    @property
+    def loaded(self) -> int:
+        """Rows of the view loaded so far."""
+
+    @property
+    def total(self) -> int | None:
+        """The view's total as the server last said it."""
+
+    @property
+    def done(self) -> bool:
+        """Whether the last page of the view is loaded."""
+
+    async def next_page(self) -> Page | None:
+        """The next rows of the view, or None (nothing to ask now, or the view changed)."""
 
 
 class LoadProgress(NamedTuple):
@@ -35,35 +53,24 @@ class LoadProgress(NamedTuple):
 
 
 async def load_rest(
-    feed: Feed,
-    on_rows: Callable[[Accepted, LoadProgress], None],
+    pager: Pages,
+    on_page: Callable[[Page, LoadProgress], None],
     *,
     limit: int = LOAD_ALL_MAX_ROWS,
 ) -> LoadProgress:
-    """Ask the feed for its next page until the end or `limit` rows, handing each page's
-    accepted rows and the progress to `on_rows` (which appends them to the table).
+    """Ask the pager for its next page until the end or `limit` rows, handing each page
+    and the progress to `on_page` (which draws the rows).
 
-    Errors propagate (the feed has recorded them, so `r` retries); a cancellation leaves
-    the feed ready to page on from where it stopped.
+    Errors propagate (the pager has recorded them, so `r` retries); a cancellation leaves
+    the pager ready to page on from where it stopped.
     """
-    progress = LoadProgress(feed.loaded, feed.total, done=feed.done)
-    while not progress.done and feed.loaded < limit:
-        load = feed.more()
-        if load is None:
-            break  # the end, a failure recorded, or a load already under way
-        try:
-            batch = await feed.load(load)
-        except BaseException as error:
-            if isinstance(error, Exception):
-                feed.fail(load, error)
-            else:
-                feed.cancelled(load)
-            raise
-        accepted = feed.accept(batch)
-        if accepted is None:
-            break  # the view changed under us
-        progress = LoadProgress(feed.loaded, feed.total, done=feed.done)
-        on_rows(accepted, progress)
-    if not progress.done and feed.loaded >= limit:
-        progress = LoadProgress(feed.loaded, feed.total, capped=True)
+    progress = LoadProgress(pager.loaded, pager.total, done=pager.done)
+    while not progress.done and pager.loaded < limit:
+        page = await pager.next_page()
+        if page is None:
+            break  # a failure recorded, a load already under way, or the view changed
+        progress = LoadProgress(pager.loaded, pager.total, done=pager.done)
+        on_page(page, progress)
+    if not progress.done and pager.loaded >= limit:
+        progress = LoadProgress(pager.loaded, pager.total, capped=True)
     return progress

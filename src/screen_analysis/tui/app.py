@@ -170,7 +170,7 @@ class ScreenAnalysisApp(CrashReportWithoutLocals[int]):
 
     async def on_unmount(self) -> None:
         """Close the client's connections and the local cache (its writes finished)."""
-        await self._close_client()
+        await self.current.swap(None)
         await self._swap_cache(None)
 
     async def _swap_cache(self, connection: Connection | None) -> LocalCache | None:
@@ -225,18 +225,11 @@ class ScreenAnalysisApp(CrashReportWithoutLocals[int]):
         """The client in use, if connected."""
         return self.current.client if self.current.connected else None
 
-    async def _close_client(self) -> None:
-        stale = self.current.replace(None)
-        if stale is not None:
-            await stale.aclose()
-
     async def browse(self, connection: Connection, settings: Settings | None = None) -> None:
         """Open a client for `connection` and show the main screen (replacing any other);
         with `settings`, those of the profile switched to. The old client is closed once
         the new one exists; nothing of the old server's view is kept."""
-        stale = self.current.replace(self.make_client(connection))
-        if stale is not None:
-            await stale.aclose()
+        await self.current.swap(self.make_client(connection))
         if settings is not None:
             self._adopt(settings)
         self.connection = connection
@@ -320,17 +313,15 @@ class ScreenAnalysisApp(CrashReportWithoutLocals[int]):
             if connection is None:
                 main.resume(False)
                 return
-            stale = self.current.replace(self.make_client(connection))
+            await self.current.swap(self.make_client(connection))
             self.connection = connection
             main.resume(True)
-            if stale is not None:
-                await stale.aclose()
 
         self.push_screen(self._login(message, renewing=old), renewed)
 
     @on(MainScreen.ChangeConnection)
     async def _change_connection(self) -> None:
-        await self._close_client()
+        await self.current.swap(None)
         while len(self.screen_stack) > 1:
             await self.pop_screen()
         await self.push_screen(self._welcome())

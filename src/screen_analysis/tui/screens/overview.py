@@ -33,8 +33,8 @@ from textual.widgets import ProgressBar, Static
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import EmptyPagesError, ScreenAnalysisError
-from screen_analysis.browse import unreachable
 from screen_analysis.cache import LocalCache
+from screen_analysis.cache.kept import unreachable
 from screen_analysis.insight.aggregates import Overview, OverviewBuilder
 from screen_analysis.insight.collect import fill, project_names
 from screen_analysis.insight.offline import KeptOverview, kept_overview

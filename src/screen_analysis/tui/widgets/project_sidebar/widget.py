@@ -2,7 +2,7 @@
 
 The sidebar owns its projects: it lists every project its rows name, by name (by id until
 its details are known), always in the same order, sorted once per batch of new names. It
-asks its source (`ProjectSource`, the main view's feed) for a project's details in its
+asks its source (`ProjectSource`, the headless `browse.Projects`) for a project's details in its
 own workers, a bounded number per refresh (`asking`: those in view and the detail's
 first; `r` asks again for those that failed). It starts with those the local cache kept,
 once the key in use may see them, and forgets those when the key is refused. It posts up

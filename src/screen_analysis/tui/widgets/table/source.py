@@ -1,7 +1,7 @@
-"""What the analyses pane needs of its page source (the main view's headless `Feed`).
+"""What the analyses pane needs of its page source (a view's headless `browse.Pager`).
 
-A Protocol, so the pane (`widgets/table/pane.py`) and the load of the rest (`load_all`) can
-be driven by any source in tests; the feed satisfies it.
+A Protocol, so the pane (`pane.py`), its auto-refresh rounds and its words can be driven
+by any source in tests; the pager satisfies it.
 """
 
 from __future__ import annotations
@@ -10,19 +10,21 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from screen_analysis.api.models import AnalysisItem
-from screen_analysis.browse.paging import Accepted, PageBatch, PageLoad, Paging, Refreshed
-from screen_analysis.browse.refresh import RefreshJob, RefreshResult
-from screen_analysis.browse.views import ViewKey
-from screen_analysis.cache.kept import KeptCache
+from screen_analysis.browse import Page, Paging, Refreshed, RefreshJob, ViewKey
+from screen_analysis.cache import CachedView
 
 
 class PageSource(Protocol):
-    """One view at a time, paged in by generation; every load is asked for, run and then
-    accepted (or failed) through the source, which drops answers of an older generation."""
+    """One view at a time, paged in by generation: the source keeps its own books (one
+    load at a time, answers of an older generation dropped, failures recorded)."""
 
     @property
     def view(self) -> ViewKey:
         """The view shown."""
+
+    @property
+    def generation(self) -> int:
+        """The view's generation (a new view or a reload starts another)."""
 
     @property
     def total(self) -> int | None:
@@ -49,6 +51,10 @@ class PageSource(Protocol):
         """Whether a load of the view is under way."""
 
     @property
+    def can_page(self) -> bool:
+        """Whether `next_page` would ask for the page after the last now."""
+
+    @property
     def error(self) -> BaseException | None:
         """The error the last load ended with, if any."""
 
@@ -56,45 +62,29 @@ class PageSource(Protocol):
     def cursor_refused(self) -> bool:
         """Whether the server refused the cursor of the page asked last."""
 
-    @property
-    def kept(self) -> KeptCache:
-        """The local cache as the key in use may see it (its views read from a thread)."""
+    def open(self, key: ViewKey) -> None:
+        """Show `key`; its first page comes next."""
 
-    def open(self, key: ViewKey) -> PageLoad:
-        """Switch to `key` and ask for its first page."""
+    def reload(self) -> None:
+        """The view again from the top, as many rows as are loaded."""
 
-    def reload(self) -> PageLoad:
-        """Ask for the view again from the top, as many rows as are loaded."""
+    def retry(self) -> bool:
+        """Ask again for what failed with the next `next_page`; False when nothing failed."""
 
-    def widen(self, load: PageLoad, fill_to: int) -> PageLoad:
-        """The same first load, asked to bring at least `fill_to` rows."""
+    def widen(self, fill_to: int) -> None:
+        """The view's first load brings at least `fill_to` rows."""
 
-    def more(self) -> PageLoad | None:
-        """The next page to ask for, or None (loading, failed, at the end)."""
-
-    def retry(self) -> PageLoad | None:
-        """Ask again for what failed, or None."""
-
-    async def load(self, load: PageLoad) -> PageBatch:
-        """Fetch what `load` asks for."""
-
-    def accept(self, batch: PageBatch) -> Accepted | None:
-        """Take a batch's rows; None when it is stale."""
-
-    def fail(self, load: PageLoad, error: BaseException) -> bool:
-        """Record a failure; False when it is stale."""
-
-    def cancelled(self, load: PageLoad) -> None:
-        """A load's worker was cancelled."""
+    async def next_page(self) -> Page | None:
+        """The next rows of the view, or None (nothing to ask now, or a stale answer)."""
 
     def paging_state(self) -> Paging:
         """What the status line says of paging, the error's words and what `r` does."""
 
+    async def kept_view(self, *, offline: bool = False) -> CachedView | None:
+        """The view as the local cache kept it, as the key in use may see it."""
+
     def plan_refresh(self, visible: Sequence[AnalysisItem]) -> RefreshJob:
         """A refresh round of the view, given the rows on screen."""
 
-    async def run_refresh(self, job: RefreshJob) -> RefreshResult:
-        """Ask for the round's pages."""
-
-    def apply_refresh(self, result: RefreshResult) -> Refreshed | None:
-        """What the round changes on screen; None when it is stale."""
+    async def refresh(self, job: RefreshJob) -> Refreshed | None:
+        """Run the round and apply it; None when it is stale."""
