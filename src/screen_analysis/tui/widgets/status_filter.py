@@ -28,6 +28,7 @@ from screen_analysis.browse.totals import CountCache, Counts
 from screen_analysis.browse.views import ViewKey
 from screen_analysis.numbers import format_count
 from screen_analysis.tui.formatting import STALE, now_utc
+from screen_analysis.tui.workers import busy
 
 CHOICES: tuple[tuple[AnalysisStatus | None, str], ...] = (
     (None, "All"),
@@ -260,7 +261,7 @@ class StatusFilter(Widget):
     @property
     def busy(self) -> bool:
         """Whether totals are being asked for."""
-        return any(w.node is self and not w.is_finished for w in self.workers)
+        return busy(self)
 
     @work(exclusive=True, group="counts", exit_on_error=False)
     async def _fetch(self, keys: list[ViewKey]) -> None:

@@ -37,6 +37,7 @@ from screen_analysis.tui.widgets.project_sidebar.messages import (
     ProjectChosen,
 )
 from screen_analysis.tui.widgets.project_sidebar.project_list import ALL_ID, ProjectList
+from screen_analysis.tui.workers import busy
 
 FOLD_BELOW = 130  # columns: below this the sidebar starts folded (the label keeps its room)
 SORT_FROM = 32  # projects moved at once: from this many, one sort rather than one by one
@@ -342,7 +343,7 @@ class ProjectSidebar(ProjectList):
     @property
     def busy(self) -> bool:
         """Whether projects are being fetched."""
-        return any(w.node is self and not w.is_finished for w in self.workers)
+        return busy(self)
 
     # The list
 
