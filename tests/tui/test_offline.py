@@ -56,7 +56,7 @@ def trusting(monkeypatch: pytest.MonkeyPatch, trust: Trust) -> None:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **{**kwargs, "trust": trust})
 
-    monkeypatch.setattr("screen_analysis.tui.app.MainScreen", TrustingMainScreen)
+    monkeypatch.setattr("screen_analysis.tui.app_connect.MainScreen", TrustingMainScreen)
 
 
 class Seen(NamedTuple):
