@@ -115,7 +115,7 @@ async def hold_page_down(
                     p = screen.pager
                     raise TimeoutError(
                         f"stuck at row {table.cursor_row} of {len(table.items)}: "
-                        f"in flight {p.in_flight}, error {p.error!r}, done {p.done}, "
+                        f"loading {p.loading}, error {p.error!r}, done {p.done}, "
                         f"focus {app.focused!r}, screen {app.screen!r}"
                     )
                 delay = start + presses / PRESSES_PER_S - time.perf_counter()
