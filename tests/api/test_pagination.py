@@ -12,13 +12,8 @@ from tests.api.fake_pages import OffsetSource, ScriptedSource, page
 
 from screen_analysis.api.errors import EmptyPagesError, InvalidResponseError, PaginationLoopError
 from screen_analysis.api.models import AnalysisItem, AnalysisPage, InvalidAnalysis
-from screen_analysis.api.pagination import (
-    MAX_EMPTY_PAGES,
-    MODEL_ROWS,
-    PageIterator,
-    SeenIds,
-    Walk,
-)
+from screen_analysis.api.page_rows import MODEL_ROWS, SeenIds
+from screen_analysis.api.pagination import MAX_EMPTY_PAGES, PageIterator, Walk
 
 
 async def collect(walk: Walk[AnalysisPage]) -> list[AnalysisItem]:

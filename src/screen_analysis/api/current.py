@@ -10,7 +10,8 @@ from __future__ import annotations
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.image_fetch import ImageBytes
 from screen_analysis.api.models import AnalysisPage
-from screen_analysis.api.pagination import MODEL_ROWS, PageIterator, Walk
+from screen_analysis.api.page_rows import MODEL_ROWS
+from screen_analysis.api.pagination import PageIterator, Walk
 
 
 class NoClientError(RuntimeError):

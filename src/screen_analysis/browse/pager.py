@@ -22,7 +22,7 @@ from screen_analysis.api.describe import describe_error, retry_can_help
 from screen_analysis.api.errors import BadRequestError, EmptyPagesError
 from screen_analysis.api.models import AnalysisItem, AnalysisPage
 from screen_analysis.api.oddities import ListingNotes
-from screen_analysis.api.pagination import SeenIds
+from screen_analysis.api.page_rows import SeenIds
 from screen_analysis.browse.paging import Generation, Page, PageLoad, Paging, Refreshed
 from screen_analysis.browse.refresh import RefreshJob, newer_than, page_to_ask_again
 from screen_analysis.browse.views import PAGE_SIZE, ViewKey
