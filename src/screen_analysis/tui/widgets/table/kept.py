@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
+from textual.notifications import SeverityLevel
+
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.models import AnalysisItem
 from screen_analysis.browse import ViewKey
@@ -51,7 +53,7 @@ class KeptHost(Protocol):
     def update_status(self) -> None:
         """Say again how paging stands."""
 
-    def say(self, text: str, severity: str = "information") -> None:
+    def say(self, text: str, severity: SeverityLevel = "information") -> None:
         """One notification."""
 
     def failed(self, error: Exception) -> None:

@@ -19,6 +19,7 @@ from typing import TypeAlias
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.notifications import SeverityLevel
 
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.models import AnalysisItem
@@ -130,9 +131,9 @@ class AnalysesPane(Vertical):
         """Whether a page was ever shown."""
         return self._ever_loaded
 
-    def say(self, text: str, severity: str = "information") -> None:
+    def say(self, text: str, severity: SeverityLevel = "information") -> None:
         """One notification (plain text)."""
-        self.notify(text, severity=severity, markup=False)  # type: ignore[arg-type]
+        self.notify(text, severity=severity, markup=False)
 
     # Views and pages
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 from typing import Protocol
 
+from textual.notifications import SeverityLevel
+
 from screen_analysis.api.describe import describe_error
 from screen_analysis.browse import Page
 from screen_analysis.browse.load_all import LoadProgress, load_rest
@@ -33,7 +35,7 @@ class RestHost(Protocol):
     def update_status(self) -> None:
         """Say again how paging stands."""
 
-    def say(self, text: str, severity: str = "information") -> None:
+    def say(self, text: str, severity: SeverityLevel = "information") -> None:
         """One notification."""
 
 
