@@ -13,6 +13,7 @@ from fnmatch import fnmatchcase
 
 from screen_analysis.api.models import Analysis
 from screen_analysis.numbers import format_count
+from screen_analysis.words import utc_time
 
 
 class GateInputError(ValueError):
@@ -94,15 +95,10 @@ class Window:
         """ "since 2026-11-01 09:00 UTC until …", or "all time"."""
         parts = []
         if self.since is not None:
-            parts.append("since " + format_time(self.since))
+            parts.append("since " + utc_time(self.since))
         if self.until is not None:
-            parts.append("until " + format_time(self.until))
+            parts.append("until " + utc_time(self.until))
         return " ".join(parts) or "all time"
-
-
-def format_time(when: datetime) -> str:
-    """A time as the gate's outputs show it: `2026-11-01 09:00 UTC`."""
-    return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 @dataclass(frozen=True)
@@ -130,7 +126,7 @@ class Scope:
         if self.label is not None:
             parts.append(f"label {self.label}")
         if self.since is not None:
-            parts.append("since " + format_time(self.since))
+            parts.append("since " + utc_time(self.since))
         if self.last is not None:
             parts.append(f"last {format_count(self.last)}")
         return " · ".join(parts)

@@ -25,6 +25,7 @@ from screen_analysis.numbers import (
     format_weights,
     nice_top,
 )
+from screen_analysis.words import day_month
 
 WIDTH = 460  # about the width a chart gets on the page, so 11px text reads as 11px
 ROW = 22  # height of a horizontal bar row
@@ -329,7 +330,7 @@ def timeline_chart(overview: Overview, now: datetime) -> ColumnChart:
     for index, point in enumerate(points):
         x = AXIS_W + index * slot
         height = PLOT_H * 0.3 * point.count / top_count
-        label = point.start.strftime("%d %b")
+        label = day_month(point.start)
         columns.append(
             Column(
                 x + 1,

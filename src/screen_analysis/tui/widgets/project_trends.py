@@ -28,7 +28,8 @@ from screen_analysis.numbers import (
     sparkline,
 )
 from screen_analysis.safe_text import clean
-from screen_analysis.tui.formatting import Fitted, end_ellipsis
+from screen_analysis.tui.formatting import Fitted
+from screen_analysis.words import end_ellipsis
 
 COLUMNS = (("Analyses", 8), ("Mean", 5), ("Failed", 6), ("Weeks", TREND_WEEKS), ("Change", 7))
 MIN_NAME = 8  # cells a project's name keeps however narrow the panel
