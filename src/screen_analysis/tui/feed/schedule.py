@@ -11,6 +11,7 @@ import math
 import time
 from collections.abc import Callable
 
+from screen_analysis.api.retry import backoff
 from screen_analysis.words import wait_words
 
 BACKOFF_CAP_S = 60.0
@@ -56,7 +57,7 @@ class RefreshSchedule:
         """Seconds until the next refresh."""
         if self.failures == 0:
             return self.base_s
-        return min(math.ldexp(self.base_s, self.failures), max(self.cap_s, self.base_s))
+        return backoff(self.base_s, self.failures, max(self.cap_s, self.base_s))
 
     def succeeded(self) -> None:
         """A refresh worked: back to the configured interval."""
