@@ -243,13 +243,15 @@ class Feed:
         if isinstance(error, EmptyPagesError):
             return Paging("stopped", words[:1].upper() + words[1:], "read on")
         if self.failed is None:  # the server repeated a cursor, or sent one that cannot be read
-            return Paging("error", "Paging stopped: " + words, "reload from the top")
+            return Paging(
+                "error", describe_error(error, prefix="Paging stopped"), "reload from the top"
+            )
         if self.cursor_refused:
             restart = "restart the listing from the top"
-            return Paging("error", "Page cursor refused: " + words, restart)
+            return Paging("error", describe_error(error, prefix="Page cursor refused"), restart)
         prefix = "Couldn't load" if self.failed.replace else "Couldn't load more"
         again = "retry" if retry_can_help(error) else "ask again"
-        return Paging("error", f"{prefix}: {words}", again)
+        return Paging("error", describe_error(error, prefix=prefix), again)
 
     # Totals per status (the status filter's source)
 

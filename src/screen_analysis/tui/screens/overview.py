@@ -188,7 +188,7 @@ class OverviewScreen(Screen[None]):
                 words = describe_error(exc)
                 self._stopped(words[:1].upper() + words[1:])
             else:
-                self._stopped("Stopped: " + describe_error(exc))
+                self._stopped(describe_error(exc, prefix="Stopped"))
             return
         self._finish(builder.result())
 
@@ -200,7 +200,7 @@ class OverviewScreen(Screen[None]):
         self.query_one("#offline", Static).update(Content(line))
         self.add_class("-offline")
         if found is None:
-            self._stopped("Stopped: " + describe_error(error))
+            self._stopped(describe_error(error, prefix="Stopped"))
             return
         self.from_cache = found
         self.remove_class("-loading")
