@@ -13,6 +13,7 @@ from fnmatch import fnmatchcase
 
 from screen_analysis.api.models import Analysis
 from screen_analysis.numbers import format_count
+from screen_analysis.safe_text import shorten
 from screen_analysis.words import utc_time
 
 
@@ -27,8 +28,7 @@ QUOTED = 40  # characters of a bad value repeated in an error line
 
 def quoted(value: object) -> str:
     """`value` as an error line repeats it: quoted, cut to a few dozen characters."""
-    text = str(value)
-    return repr(text if len(text) <= QUOTED else text[: QUOTED - 1] + "…")
+    return repr(shorten(str(value), QUOTED))
 
 
 def parse_duration(text: str) -> timedelta | None:
