@@ -19,6 +19,7 @@ from rich.cells import cell_len
 from screen_analysis.gate.evaluate import compared
 from screen_analysis.numbers import DASH, format_delta, format_number, format_tenths
 from screen_analysis.words import (
+    capitalised,
     clock_time,
     day_month,
     end_ellipsis,
@@ -97,6 +98,11 @@ def test_a_time_ahead_of_the_clock_is_no_negative_age(in_paris: None) -> None:
     assert relative_time(ahead, NOW) == "2026-11-23 13:03 CET"
     assert short_age(ahead, NOW) == "now" and long_ago(ahead, NOW) == "0 s ago"
     assert relative_time(None, NOW) == short_age(None, NOW) == DASH
+
+
+def test_a_line_said_on_its_own_starts_a_sentence() -> None:
+    assert capitalised("stopped after 50 empty pages") == "Stopped after 50 empty pages"
+    assert capitalised("") == "" and capitalised("2 scores left out") == "2 scores left out"
 
 
 def test_a_wait_is_counted_up() -> None:

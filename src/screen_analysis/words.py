@@ -17,6 +17,8 @@ One rule each:
   (`end_ellipsis`), in the middle of a token (`middle_ellipsis`), or keeping a label's last
   words (`label_ellipsis`); `fit_cell` cuts or pads to exactly a column's width. Only the
   start of a text that could fit is measured, so a text of megabytes costs what `cells` do.
+- A line worded to follow something ("stopped after …", "2 scores … left out") said on its
+  own starts a sentence: `capitalised`.
 """
 
 from __future__ import annotations
@@ -28,6 +30,13 @@ from datetime import UTC, date, datetime
 from rich.cells import cell_len, set_cell_size
 
 from screen_analysis.numbers import DASH
+
+
+def capitalised(text: str) -> str:
+    """`text` starting a sentence: its first letter in upper case ("Stopped after …"), as
+    a line worded for the middle of one is said on its own."""
+    return text[:1].upper() + text[1:]
+
 
 # Times
 

@@ -25,7 +25,7 @@ from screen_analysis.numbers import (
     format_weights,
     nice_top,
 )
-from screen_analysis.words import day_month
+from screen_analysis.words import capitalised, day_month
 
 WIDTH = 460  # about the width a chart gets on the page, so 11px text reads as 11px
 ROW = 22  # height of a horizontal bar row
@@ -48,13 +48,13 @@ def left_out_note(overview: Overview) -> str:
     """Under a chart of scores on 0–100: what it leaves out, as a sentence ("" when
     nothing)."""
     words = overview.chart_left_out()
-    return f"{words[0].upper()}{words[1:]}." if words else ""
+    return f"{capitalised(words)}." if words else ""
 
 
 def criteria_left_out_note(overview: Overview) -> str:
     """Under the criteria: what their means leave out, as a sentence ("" when nothing)."""
     words = overview.criteria_left_out()
-    return f"{words[0].upper()}{words[1:]}." if words else ""
+    return f"{capitalised(words)}." if words else ""
 
 
 def empty_chart(overview: Overview) -> str:
