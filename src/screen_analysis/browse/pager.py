@@ -28,6 +28,7 @@ from screen_analysis.browse.refresh import RefreshJob, newer_than, page_to_ask_a
 from screen_analysis.browse.views import PAGE_SIZE, ViewKey
 from screen_analysis.cache import CachedView, LocalCache
 from screen_analysis.cache.kept import KeptCache
+from screen_analysis.words import capitalised
 
 RELOAD_MAX_ROWS = 2000  # a reload brings back at most this many rows; paging goes on from there
 
@@ -263,15 +264,17 @@ class Pager:
             return Paging("loading")  # `r` was pressed: what failed is being asked again
         words = describe_error(error)
         if isinstance(error, EmptyPagesError):
-            return Paging("stopped", words[:1].upper() + words[1:], "read on")
+            return Paging("stopped", capitalised(words), "read on")
         if self._failed is None:  # the server repeated a cursor, or sent one that cannot be read
-            return Paging("error", "Paging stopped: " + words, "reload from the top")
+            return Paging(
+                "error", describe_error(error, prefix="Paging stopped"), "reload from the top"
+            )
         if self.cursor_refused:
             restart = "restart the listing from the top"
-            return Paging("error", "Page cursor refused: " + words, restart)
+            return Paging("error", describe_error(error, prefix="Page cursor refused"), restart)
         prefix = "Couldn't load" if self._failed.replace else "Couldn't load more"
         again = "retry" if retry_can_help(error) else "ask again"
-        return Paging("error", f"{prefix}: {words}", again)
+        return Paging("error", describe_error(error, prefix=prefix), again)
 
     # The view as the local cache kept it
 

@@ -220,7 +220,7 @@ class KeptRows:
         self.total = None
         table = self._host.table
         table.set_items([])
-        table.empty_message = "Nothing to show: " + describe_error(error)
+        table.empty_message = describe_error(error, prefix="Nothing to show")
         self._host.update_status()
         return True
 

@@ -38,7 +38,7 @@ from screen_analysis.tui.widgets.table.messages import (
 )
 from screen_analysis.tui.widgets.table.paging_words import (
     LOADING,
-    failure_words,
+    load_failure,
     nothing_shown,
     paging_status,
 )
@@ -250,7 +250,7 @@ class AnalysesPane(Vertical):
         if page.total is not None or page.odd_total is not None:
             self.post_message(self.TotalSeen(page.key, page.total))
         if page.loop_error is not None:
-            self.say("Paging stopped: " + describe_error(page.loop_error), "warning")
+            self.say(describe_error(page.loop_error, prefix="Paging stopped"), "warning")
         self.update_status()
 
     def _page_failed(self, error: Exception) -> None:
@@ -265,7 +265,7 @@ class AnalysesPane(Vertical):
         if not self.table.items:
             self.table.empty_message = nothing_shown(self._source)
         self.update_status()
-        words = failure_words(self._source, error)
+        words = load_failure(self._source, error)
         self.post_message(self.Failed(error, self.reload, words, self._ever_loaded))
 
     def rest_failed(self, error: Exception, words: str) -> None:

@@ -84,7 +84,7 @@ class RestLoader:
             raise
         except Exception as error:
             host.update_status()
-            words = "Loading the rest stopped: " + describe_error(error) + " — r retries"
+            words = describe_error(error, prefix="Loading the rest stopped") + " — r retries"
             host.rest_failed(error, words)
             return
         host.update_status()
