@@ -83,6 +83,7 @@ class Settings:
     ca_bundle: str | None = None  # a PEM file of trusted CAs; None: the system's
     cache: bool = True  # the local cache of what was seen (`cache = false`, --no-cache: off)
     cache_max_mb: float = 200.0  # the cache's bound on disk (also 50,000 analyses)
+    views: Mapping[str, object] = field(default_factory=dict)  # `[views.NAME]`: browse.saved_views
     flags: Mapping[str, Any] = field(default_factory=dict)  # given on the command line
     config_path: Path = field(default_factory=default_config_path)
     state_path: Path = field(default_factory=lambda: data_dir() / "state.json")
@@ -243,6 +244,7 @@ def load_settings(
         ca_bundle=str(Path(ca_bundle).expanduser()) if ca_bundle else None,
         cache=not no_cache and file_cache is not False,
         cache_max_mb=200.0 if max_mb is None else float(max_mb),
+        views=dict(_expect(data, "views", dict, path) or {}),
         flags={k: v for k, v in flags.items() if v},
         config_path=path,
     )

@@ -221,7 +221,7 @@ def one_line(result) -> str:
         (["--min-score", "high"], "--min-score: expected a number, got 'high'"),
         (["--max-failed", "12 percent"], "--max-failed: expected a number"),
         (["--min-score", "1", "--since", "last week"], "--since: expected a date"),
-        (["--min-score", "1", "--last", "many"], "--last: expected a number"),
+        (["--min-score", "1", "--last", "many"], "--last: expected a whole number"),
         (["--max-drop", "1", "--baseline", "missing.json"], "cannot read baseline missing.json"),
         (["nightly"], "unknown check 'nightly'"),
         (["--config-file", "nope.toml"], "--config-file: no such file"),

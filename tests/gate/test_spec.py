@@ -123,7 +123,7 @@ def test_every_assertion_is_read() -> None:
         ({"min_score": "1", "last": "0"}, "--last: expected a whole number ≥ 1"),
         ({"min_score": "1", "timeout": "0"}, "--timeout: seconds must be > 0"),
         ({"min_score": "1", "poll_interval": "0"}, "--poll-interval: at least 0.1 s"),
-        ({"min_score": "1", "project_id": "a/b"}, "--project-id must not contain '/'"),
+        ({"min_score": "1", "project_id": "a/b"}, "--project-id: must not contain '/'"),
         ({"max_drop": "5"}, "--max-drop compares with a baseline"),
         ({"max_drop": "-1", "baseline": "b.json"}, "--max-drop: points must be ≥ 0"),
         ({"min_score": "1", "baseline": "b.json"}, "a baseline is compared with --max-drop"),

@@ -129,7 +129,7 @@ async def test_unknown_suffix_writes_nothing(demo_server, tmp_path, monkeypatch)
 
 
 async def test_sorted_view_exports_in_the_tables_order(demo_server, tmp_path, monkeypatch) -> None:
-    from screen_analysis.tui.widgets.table.order import SortOrder
+    from screen_analysis.browse.order import SortOrder
 
     monkeypatch.chdir(tmp_path)
     app = make_app(tmp_path, connection_to(demo_server))

@@ -10,11 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from screen_analysis.api.models import Analysis, AnalysisItem, InvalidAnalysis
-from screen_analysis.demo.runner import DemoServer
-from screen_analysis.tui.widgets.project_sidebar import ProjectSidebar
-from screen_analysis.tui.widgets.table import AnalysesTable
-from screen_analysis.tui.widgets.table.layout import label_width, layout_columns
-from screen_analysis.tui.widgets.table.order import (
+from screen_analysis.browse.order import (
     SERVER_ORDER,
     SORT_COLUMNS,
     SortOrder,
@@ -22,6 +18,10 @@ from screen_analysis.tui.widgets.table.order import (
     next_sort,
     sort_key,
 )
+from screen_analysis.demo.runner import DemoServer
+from screen_analysis.tui.widgets.project_sidebar import ProjectSidebar
+from screen_analysis.tui.widgets.table import AnalysesTable
+from screen_analysis.tui.widgets.table.layout import label_width, layout_columns
 from screen_analysis.tui.widgets.table.rows import TableRows
 
 from .conftest import connection_to, make_app, settled

@@ -165,7 +165,7 @@ def describe_errors(exc: ValidationError, *, most: int = 3) -> str:
 
 def _problem(error: ErrorDetails) -> str:
     where = ".".join(str(part) for part in error["loc"]) or "item"
-    message = error["msg"].removeprefix("Input ")
+    message = error["msg"].removeprefix("Input ").removeprefix("Value error, ")
     message = message[:1].lower() + message[1:]
     if error["type"].endswith("_type") and "input" in error:
         message = f"{message}, not {kind_of(error['input'])}"

@@ -7,23 +7,27 @@ import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from screen_analysis.api.errors import BadRequestError, EmptyPagesError
-from screen_analysis.api.models import STATUSES, AnalysisItem, AnalysisPage, RawPage
+from screen_analysis.api.models import AnalysisItem, AnalysisPage, RawPage
 from screen_analysis.api.oddities import UNKNOWN_TOTAL, ListingNotes
 from screen_analysis.api.pagination import Walk
 from screen_analysis.api.writers import raw_of
+from screen_analysis.browse.order import SortOrder, sort_rows
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.failures import warn
+from screen_analysis.cli.listing_scope import list_in_scope
 from screen_analysis.cli.output import FORMATS, TableWriter, make_raw_writer, shell_word
-from screen_analysis.cli.param_types import PROJECT_ID
 from screen_analysis.cli.root import CliContext
+from screen_analysis.cli.scope_options import chosen_scope, scope_at, scope_options
 from screen_analysis.numbers import count_of, format_count
 
 if TYPE_CHECKING:
+    from screen_analysis.browse.scope import Filter
     from screen_analysis.cache import CachedView
 
 MAX_PAGE = 100
@@ -35,12 +39,7 @@ def analyses() -> None:
 
 
 @analyses.command("list")
-@click.option("--project-id", type=PROJECT_ID, metavar="ID", help="Only analyses of this project.")
-@click.option(
-    "--status",
-    type=click.Choice([s.value for s in STATUSES]),
-    help="Only analyses in this state.",
-)
+@scope_options
 @click.option(
     "--limit",
     type=int,
@@ -66,16 +65,24 @@ def analyses() -> None:
 @click.pass_obj
 def list_analyses(
     ctx: CliContext,
-    project_id: str | None,
-    status: str | None,
+    /,
     limit: int | None,
     after: str | None,
     all_pages: bool,
     max_items: int | None,
     fmt: str,
     offline: bool,
+    **flags: Any,
 ) -> None:
-    """List analyses, newest first as the server orders them."""
+    """List analyses, newest first as the server orders them (or as --view sorts them).
+
+    With a label, a time, a score or a criterion (or several projects), the rows are
+    filtered here as the pages arrive: the listing reads pages until it has as many rows
+    as asked for (--limit, --max-items, --last) or --all reaches the end."""
+    scope, view = ctx.run(lambda: chosen_scope(ctx.settings.views, flags))
+    where = ctx.run(lambda: scope_at(scope, datetime.now(UTC)))
+    project_id, status_key = where.server_key
+    status = status_key.value if status_key is not None else None
     if limit is not None and not 1 <= limit <= MAX_PAGE:
         raise click.BadParameter(
             f"must be between 1 and {MAX_PAGE}, got {limit}", param_hint="--limit"
@@ -89,11 +96,27 @@ def list_analyses(
     if max_items is not None:
         page_size = min(page_size, max_items)
 
+    order = SortOrder.written(view.sort if view is not None else None)
     if offline:
         if after is not None:
             raise click.UsageError("--after names a server's cursor: not with --offline")
         most = None if all_pages else (max_items or page_size)
-        ctx.run(lambda: _list_offline(ctx, project_id, status, most, fmt))
+        if where.last is not None:
+            most = where.last if most is None else min(most, where.last)
+        ctx.run(lambda: _list_offline(ctx, where, most, fmt, order))
+        return
+    if where.client_side or where.last is not None or order.column is not None:
+        most = where.last
+        if not all_pages:
+            most = min(n for n in (max_items or limit or 20, where.last) if n is not None)
+        scanned = ctx.run(
+            lambda: asyncio.run(
+                list_in_scope(ctx, where, order, fmt, most=most, after=after, prefetch=all_pages)
+            )
+        )
+        if fmt == "table" and scanned.matched == 0 and scanned.stopped is None:
+            click.echo("No analyses match.", err=True)
+        click.echo(scanned.words(), err=True)
         return
 
     options: dict[str, Any] = {
@@ -230,11 +253,14 @@ def _raw_items(page: RawPage) -> list[Any]:
 
 
 def _list_offline(
-    ctx: CliContext, project_id: str | None, status: str | None, most: int | None, fmt: str
+    ctx: CliContext, where: Filter, most: int | None, fmt: str, order: SortOrder
 ) -> None:
-    """The view as the local cache kept it; where it is from on stderr."""
+    """The view as the local cache kept it (filtered by the scope); where it is from on
+    stderr."""
     from screen_analysis.cli.cache_commands import age_words, nothing_kept, offline_cache
 
+    project_id, status_key = where.server_key
+    status = status_key.value if status_key is not None else None
     with offline_cache(ctx) as kept:
         view = kept.view(project_id, status)
         whole = kept.view(project_id, None) if view is None and status is not None else None
@@ -242,7 +268,8 @@ def _list_offline(
             view = kept.matching(project_id, status)
     if view is None:
         raise nothing_kept("this project and status")
-    items = view.items if most is None else view.items[:most]
+    matching = [item for item in view.items if where.matches(item)]
+    items = sort_rows(matching if most is None else matching[:most], order)
     click.echo(
         f"From the local cache: {_offline_count(len(items), view, status, whole)}, "
         f"{age_words(view.fetched_at)}.",

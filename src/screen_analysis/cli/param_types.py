@@ -185,6 +185,21 @@ class CriterionThreshold(click.types.StringParamType):
         return _items(((f"{c.value}=", None) for c in CRITERIA), incomplete)
 
 
+class ViewName(click.types.StringParamType):
+    """A `[views.NAME]` of the config (the profile's, where it has its own)."""
+
+    name = "view"
+
+    def shell_complete(
+        self, ctx: click.Context, param: click.Parameter, incomplete: str
+    ) -> list[CompletionItem]:
+        """The views of the settings the command would run with."""
+        settings = completion_settings(ctx)
+        if settings is None:
+            return []
+        return _items(((str(name), None) for name in settings.views), incomplete)
+
+
 class LocalFile(click.types.StringParamType):
     """A file name, completed by the shell from the file system (read later, by the
     command, with its own wording when it cannot be)."""
@@ -204,3 +219,4 @@ PROJECT_ID = ProjectId()
 CHECK_NAME = CheckName()
 CRITERION_THRESHOLD = CriterionThreshold()
 LOCAL_FILE = LocalFile()
+VIEW_NAME = ViewName()

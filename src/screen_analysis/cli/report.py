@@ -6,29 +6,16 @@ import asyncio
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import click
 
-from screen_analysis.api.models import STATUSES
+from screen_analysis.browse.scope import Filter
 from screen_analysis.cli.exit_codes import CliError, ExitCode
-from screen_analysis.cli.param_types import PROJECT_ID
 from screen_analysis.cli.root import CliContext
+from screen_analysis.cli.scope_options import chosen_scope, scope_at, scope_options
 from screen_analysis.numbers import count_of, format_count
 from screen_analysis.safe_text import clean
-
-
-def parse_since(value: str | None) -> datetime | None:
-    """An ISO date or date-time; a date means its midnight UTC, a naive time is UTC."""
-    if value is None:
-        return None
-    try:
-        when = datetime.fromisoformat(value.strip())
-    except ValueError:
-        raise click.BadParameter(
-            f"expected a date like 2026-10-01 or 2026-10-01T09:00Z, got {value!r}",
-            param_hint="--since",
-        ) from None
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 class StderrProgress:
@@ -61,13 +48,7 @@ class StderrProgress:
 
 
 @click.command()
-@click.option(
-    "--project-id", type=PROJECT_ID, metavar="ID", help="Only this project (default: all projects)."
-)
-@click.option(
-    "--status", type=click.Choice([s.value for s in STATUSES]), help="Only analyses in this state."
-)
-@click.option("--since", metavar="DATE", help="Only analyses created from this date (UTC).")
+@scope_options
 @click.option(
     "--output",
     "-o",
@@ -90,21 +71,25 @@ class StderrProgress:
 @click.pass_obj
 def report(
     ctx: CliContext,
-    project_id: str | None,
-    status: str | None,
-    since: str | None,
+    /,
     output: Path,
     fmt: str | None,
     offline: bool,
+    **flags: Any,
 ) -> None:
-    """Write an overview (charts, best and weakest screens, latest failures) to share."""
-    since_at = parse_since(since)
+    """Write an overview (charts, best and weakest screens, latest failures) to share, of
+    the scope the options (or --view NAME) describe."""
+    scope, _view = ctx.run(lambda: chosen_scope(ctx.settings.views, flags))
+    where = ctx.run(lambda: scope_at(scope, datetime.now(UTC)))
+    project_id, status_key = where.server_key
+    status = status_key.value if status_key is not None else None
+    since_at = where.since
     chosen = fmt or ("md" if output.suffix.lower() in {".md", ".markdown"} else "html")
 
     async def run() -> int:
         check_output(output)
         if offline:
-            return _offline_report(ctx, output, chosen, project_id, status, since_at)
+            return _offline_report(ctx, output, chosen, where)
         from screen_analysis.report.build import gather_report
         from screen_analysis.report.render import render
         from screen_analysis.user_files import write_atomic
@@ -119,6 +104,7 @@ def report(
                     status=status,
                     since=since_at,
                     on_page=lambda builder, total: progress(builder.received, total),
+                    where=where,
                 )
         finally:
             progress.clear()
@@ -143,15 +129,12 @@ def check_output(output: Path) -> None:
         raise CliError(f"--output is not a regular file: {clean(str(output))}", ExitCode.USAGE)
 
 
-def _offline_report(
-    ctx: CliContext,
-    output: Path,
-    fmt: str,
-    project_id: str | None,
-    status: str | None,
-    since: datetime | None,
-) -> int:
-    """The report from the analyses the local cache kept; their age in its header."""
+def _offline_report(ctx: CliContext, output: Path, fmt: str, where: Filter) -> int:
+    """The report from the analyses the local cache kept (those the scope matches); their
+    age in its header."""
+    project_id, status_key = where.server_key
+    status = status_key.value if status_key is not None else None
+    since = where.since
     from screen_analysis.cli.cache_commands import age_words, nothing_kept, offline_cache
     from screen_analysis.insight.offline import kept_overview
     from screen_analysis.report.render import ReportData, render
@@ -160,7 +143,7 @@ def _offline_report(
     with offline_cache(ctx) as readable:
         cache = readable.unrefused
         kept = (
-            kept_overview(cache, project_id, status=status, since=since)
+            kept_overview(cache, project_id, status=status, since=since, where=where)
             if cache is not None
             else None
         )

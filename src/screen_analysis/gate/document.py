@@ -38,12 +38,21 @@ def _number(value: float | None) -> float | None:
 
 def scope_document(scope: Scope) -> dict[str, Any]:
     """The scope as the document records it."""
-    return {
+    document: dict[str, Any] = {
         "project_id": scope.project_id,
         "label": scope.label,
         "since": _time(scope.since),
         "last": scope.last,
     }
+    more = {  # the scope language's other keys, written when set
+        "projects": sorted(scope.projects) or None,
+        "status": scope.status.value if scope.status is not None else None,
+        "until": _time(scope.until),
+        "min_score": scope.min_score,
+        "max_score": scope.max_score,
+        "criteria": [condition.describe() for condition in scope.criteria] or None,
+    }
+    return document | {key: value for key, value in more.items() if value is not None}
 
 
 def scores_document(scores: Scores) -> dict[str, Any]:

@@ -97,7 +97,7 @@ class ScopeCollector:
     def __init__(self, scope: Scope, window: Window | None = None) -> None:
         self.scope = scope
         self.window = window or Window()
-        self._in_time = Window(scope.since)
+        self._in_time = scope.window
         self.received = 0
         self.invalid = 0
         self._current = OverviewBuilder(failures_shown=LOWEST_SHOWN)
@@ -114,7 +114,7 @@ class ScopeCollector:
             if not isinstance(item, Analysis):
                 self.invalid += 1
                 continue
-            if not self.scope.matches_label(item):
+            if not self.scope.matches_but_time(item):
                 continue
             created = created_of(item)
             if self._baseline is not None and self.window.contains(created):
@@ -195,7 +195,8 @@ async def measure(
     unknown id raises the client's NotFoundError, as `projects get` does.
     """
     collector = ScopeCollector(scope, window)
-    await fill(client, collector, project_id=scope.project_id, on_page=on_page)
+    status = scope.status.value if scope.status is not None else None
+    await fill(client, collector, project_id=scope.project_id, status=status, on_page=on_page)
     if scope.project_id is not None and collector.received == 0:
         await client.get_project(scope.project_id)
     return collector.result()

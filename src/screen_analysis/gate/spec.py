@@ -18,18 +18,19 @@ from enum import StrEnum
 from pathlib import Path
 from typing import NamedTuple
 
-from screen_analysis.api.arguments import check_optional_id
-from screen_analysis.api.errors import InvalidArgumentError
 from screen_analysis.api.models import CRITERIA, Criterion
+from screen_analysis.browse.scope import Scope as ViewScope
+from screen_analysis.browse.scope import option_name, read_scope
 from screen_analysis.gate.scope import GateInputError, Scope, Window, parse_when, quoted
 
 DEFAULT_TIMEOUT_S = 600.0
 
+CHECK_SCOPE_KEYS = ("project_id", "status", "label", "since", "until", "score", "criteria", "last")
+"""The scope keys of a gate (`browse.scope`); `min_score` is the gate's assertion, so the
+score range is written `score = "..60"`."""
+
 SPEC_KEYS = (
-    "project_id",
-    "label",
-    "since",
-    "last",
+    *CHECK_SCOPE_KEYS,
     "min_score",
     "min",
     "max_failed",
@@ -95,7 +96,7 @@ class Source(NamedTuple):
 
     def name(self, key: str) -> str:
         """How an error line names the option."""
-        flag = "--" + key.replace("_", "-")
+        flag = option_name(key)
         return flag if self.table is None else f"{key} in {self.table}"
 
 
@@ -191,34 +192,41 @@ def _merged(sources: Sequence[Source]) -> tuple[dict[str, tuple[object, Source]]
     return chosen, [k for k in SPEC_KEYS if k in chosen]
 
 
-def _scope(chosen: Mapping[str, tuple[object, Source]], now: datetime) -> Scope:
+def _scope(
+    chosen: Mapping[str, tuple[object, Source]],
+    now: datetime,
+    view: ViewScope | None,
+    view_name: str,
+) -> Scope:
+    """The scope: a view's (`--view NAME`), its keys replaced by those the sources give."""
+    values: dict[str, object] = dict(view.values()) if view is not None else {}
+    if "score" in chosen:
+        values.pop("min_score", None)
+        values.pop("max_score", None)
+    values.update({key: chosen[key][0] for key in CHECK_SCOPE_KEYS if key in chosen})
+
     def named(key: str) -> str:
-        return chosen[key][1].name(key)
+        return chosen[key][1].name(key) if key in chosen else f"view {quoted(view_name)}: {key}"
 
-    project_id = None
-    if "project_id" in chosen:
-        try:
-            project_id = check_optional_id(str(chosen["project_id"][0]), name=named("project_id"))
-        except InvalidArgumentError as exc:
-            raise GateInputError(str(exc)) from None
-    label = str(chosen["label"][0]) if "label" in chosen else None
-    since = None
-    if "since" in chosen:
-        since = parse_when(chosen["since"][0], now=now, option=named("since"))
-    last = whole(chosen["last"][0], named("last"), least=1) if "last" in chosen else None
-    return Scope(project_id, label, since, last)
+    return read_scope(values, named).at(now)
 
 
-def build_spec(sources: Sequence[Source], *, now: datetime) -> GateSpec:
-    """The gate the sources describe (later sources win, `min` entries merge by criterion
-    across sources; within one a criterion given twice is refused); GateInputError names
-    the first thing that cannot be used."""
+def build_spec(
+    sources: Sequence[Source],
+    *,
+    now: datetime,
+    view: ViewScope | None = None,
+    view_name: str = "",
+) -> GateSpec:
+    """The gate the sources describe over `view`'s scope, if given (later sources win,
+    `min` entries merge by criterion across sources; within one a criterion given twice is
+    refused); GateInputError names the first thing that cannot be used."""
     chosen, _ = _merged(sources)
 
     def named(key: str) -> str:
         return chosen[key][1].name(key)
 
-    scope = _scope(chosen, now)
+    scope = _scope(chosen, now, view, view_name)
     assertions: list[Assertion] = []
     if "min_score" in chosen:
         score = points(chosen["min_score"][0], named("min_score"), why=SCORE_FLOOR)

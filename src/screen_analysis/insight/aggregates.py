@@ -30,6 +30,7 @@ from screen_analysis.api.models import (
     Criterion,
     Project,
 )
+from screen_analysis.browse.scope import Filter
 from screen_analysis.insight.exact import ExactSum
 from screen_analysis.insight.projects import ProjectTable, ProjectTally
 from screen_analysis.insight.timeline import Timeline, TimelineBuilder
@@ -192,11 +193,15 @@ class OverviewBuilder:
         since: datetime | None = None,
         failures_shown: int = SCREENS_SHOWN,
         by_project: bool = False,
+        where: Filter | None = None,
     ) -> None:
-        """Aggregates of `project`'s analyses (None: of all), from `since` on; `by_project`:
-        a row per project with its weekly trend too (for an overview of all projects)."""
+        """Aggregates of `project`'s analyses (None: of all), from `since` on, those `where`
+        matches (a scope: the first `last` of them in the listing's order); `by_project`: a
+        row per project with its weekly trend too (for an overview of all projects)."""
         self.project = project
         self.since = since
+        self.where = where
+        self._left = where.last if where is not None else None
         self.received = 0  # items taken from pages, before the `since` filter
         self.seen = 0
         self.invalid = 0
@@ -225,8 +230,15 @@ class OverviewBuilder:
         """Take in one page; `total` is the listing's total as the server sent it."""
         if total is not None:
             self.expected = total
+        where = self.where
         for item in items:
             self.received += 1
+            if where is not None and not where.matches(item):
+                continue
+            if self._left is not None:
+                if self._left <= 0:
+                    continue
+                self._left -= 1
             if isinstance(item, Analysis):
                 self.add(item)
             else:

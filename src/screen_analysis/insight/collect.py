@@ -16,6 +16,7 @@ from typing import Protocol, TypeVar
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.errors import ScreenAnalysisError
 from screen_analysis.api.models import AnalysisItem
+from screen_analysis.browse.scope import Filter
 from screen_analysis.insight.aggregates import Overview, OverviewBuilder
 
 PAGE_SIZE = 100  # the API's largest page: fewest requests
@@ -65,10 +66,12 @@ async def collect_overview(
     since: datetime | None = None,
     on_page: Progress | None = None,
     page_size: int = PAGE_SIZE,
+    where: Filter | None = None,
 ) -> Overview:
-    """The overview of one project (its weights and name fetched first) or of all."""
+    """The overview of one project (its weights and name fetched first) or of all, of the
+    analyses `where` matches (a scope)."""
     project = await client.get_project(project_id) if project_id is not None else None
-    builder = OverviewBuilder(project, since=since, by_project=project_id is None)
+    builder = OverviewBuilder(project, since=since, by_project=project_id is None, where=where)
     await fill(
         client, builder, project_id=project_id, status=status, on_page=on_page, page_size=page_size
     )

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from screen_analysis.api.models import Project
+from screen_analysis.browse.scope import Filter
 from screen_analysis.cache import LocalCache
 from screen_analysis.insight.aggregates import Overview, OverviewBuilder
 
@@ -29,6 +30,7 @@ def kept_overview(
     *,
     status: str | None = None,
     since: datetime | None = None,
+    where: Filter | None = None,
 ) -> KeptOverview | None:
     """The overview of what `cache` holds for `project_id` (None: all projects), with
     `status` only and from `since` on; None when it holds no analysis of that scope."""
@@ -43,7 +45,7 @@ def kept_overview(
         # A project never fetched is named by its id rather than taken for all projects.
         unnamed = {"id": project_id, "name": project_id}
         project = projects.get(project_id) or Project.model_validate(unnamed)
-    builder = OverviewBuilder(project, since=since, by_project=project_id is None)
+    builder = OverviewBuilder(project, since=since, by_project=project_id is None, where=where)
     builder.add_page(items, None)
     names = {pid: kept.name for pid, kept in projects.items()}
     return KeptOverview(builder.result(), len(items), _fetched_at(cache, project_id, status), names)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.browse.scope import Filter
 from screen_analysis.insight.collect import Progress, collect_overview, project_names
 from screen_analysis.report.render import ReportData
 
@@ -18,10 +19,12 @@ async def gather_report(
     status: str | None = None,
     since: datetime | None = None,
     on_page: Progress | None = None,
+    where: Filter | None = None,
 ) -> ReportData:
-    """Walk the listing once and return the report's data."""
+    """Walk the listing once and return the report's data (of the analyses `where`
+    matches: a scope, `report --view`)."""
     overview = await collect_overview(
-        client, project_id=project_id, status=status, since=since, on_page=on_page
+        client, project_id=project_id, status=status, since=since, on_page=on_page, where=where
     )
     names = await project_names(client, overview)
     return ReportData(overview, clock(), status=status, since=since, project_names=names)

@@ -25,8 +25,9 @@ from screen_analysis.cli.check.sources import FORMATS, gather_sources
 from screen_analysis.cli.check.table import analyses
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.failures import warn
-from screen_analysis.cli.param_types import CHECK_NAME, CRITERION_THRESHOLD, LOCAL_FILE, PROJECT_ID
+from screen_analysis.cli.param_types import CHECK_NAME, CRITERION_THRESHOLD, LOCAL_FILE
 from screen_analysis.cli.root import CliContext
+from screen_analysis.cli.scope_options import saved_view, scope_options
 from screen_analysis.gate import (
     Clock,
     GateInputError,
@@ -57,12 +58,7 @@ DEMO_POLL_INTERVAL_S = 2.0
     type=click.Path(dir_okay=False, path_type=Path),
     help="A TOML file with [checks.NAME] tables (default: the config file).",
 )
-@click.option("--project-id", type=PROJECT_ID, metavar="ID", help="Only analyses of this project.")
-@click.option("--label", metavar="GLOB", help="Only labels matching this shell pattern.")
-@click.option(
-    "--since", metavar="WHEN", help="Created from a date, a date-time or e.g. 2h, 7d ago."
-)
-@click.option("--last", metavar="N", help="Only the N newest analyses in scope.")
+@scope_options
 @click.option("--min-score", metavar="N", help="Mean overall score of the completed, at least N.")
 @click.option(
     "--min",
@@ -103,7 +99,8 @@ def check(
     """Assert scores of a scope of analyses; exit 6 when an assertion fails.
 
     NAME runs the [checks.NAME] table of the config file (or of --config-file); flags
-    given as well override its values.
+    given as well override its values. --view NAME judges a [views.NAME]'s scope (its
+    keys replaced by the scope options given).
     """
     spec, baseline = ctx.run(lambda: _prepare(ctx, name, config_file, flags))
     if spec.wait and ctx.demo:
@@ -126,9 +123,11 @@ def _prepare(
     ctx: CliContext, name: str | None, config_file: Path | None, flags: dict[str, Any]
 ) -> tuple[GateSpec, tuple[Scores, str] | None]:
     """The checked gate and its baseline file's scores; CliError (usage) for bad input."""
+    view_name = flags.pop("view", None)
+    view = saved_view(ctx.settings.views, view_name)
     try:
         sources = gather_sources(ctx.settings.config_path, name, config_file, flags)
-        spec = build_spec(sources, now=CLOCK.now())
+        spec = build_spec(sources, now=CLOCK.now(), view=view, view_name=view_name or "")
         if spec.baseline_file is None:
             return spec, None
         return spec, (read_baseline(spec.baseline_file), str(spec.baseline_file))

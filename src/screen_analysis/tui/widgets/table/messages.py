@@ -12,7 +12,7 @@ from textual.widget import Widget
 
 from screen_analysis.api.models import Analysis, AnalysisItem
 from screen_analysis.browse import ViewKey
-from screen_analysis.tui.widgets.table.order import SortOrder
+from screen_analysis.browse.order import SortOrder
 
 NAMESPACE = "analyses_table"
 

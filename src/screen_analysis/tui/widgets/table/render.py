@@ -15,6 +15,7 @@ from rich.style import Style
 from textual.strip import Strip
 
 from screen_analysis.api.models import Analysis, AnalysisItem, InvalidAnalysis
+from screen_analysis.browse.order import SortOrder
 from screen_analysis.numbers import DASH, format_score
 from screen_analysis.safe_text import DISPLAY_LIMIT, clean
 from screen_analysis.tui.formatting import (
@@ -24,7 +25,6 @@ from screen_analysis.tui.formatting import (
     status_word,
 )
 from screen_analysis.tui.widgets.table.layout import CELL_PADDING, Column, pad
-from screen_analysis.tui.widgets.table.order import SortOrder
 from screen_analysis.words import end_ellipsis, fit_cell, label_ellipsis, relative_time, short_age
 
 INVALID_GLYPH = "!"

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import overload
 
 from screen_analysis.api.models import AnalysisItem
-from screen_analysis.tui.widgets.table.order import RowOrder, SortOrder
+from screen_analysis.browse.order import RowOrder, SortOrder
 
 
 class ItemsView(Sequence[AnalysisItem]):

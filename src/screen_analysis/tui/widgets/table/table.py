@@ -20,6 +20,7 @@ from textual.reactive import reactive
 from textual.strip import Strip
 
 from screen_analysis.api.models import Analysis, AnalysisItem
+from screen_analysis.browse.order import SortOrder, clicked_sort, next_sort
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.widgets.table.cursor import RowCursorView
@@ -27,7 +28,6 @@ from screen_analysis.tui.widgets.table.flash import RowFlashes
 from screen_analysis.tui.widgets.table.keys import TABLE_KEYS
 from screen_analysis.tui.widgets.table.layout import layout_columns
 from screen_analysis.tui.widgets.table.messages import Highlighted, Selected, SortChanged, Wanted
-from screen_analysis.tui.widgets.table.order import SortOrder, clicked_sort, next_sort
 from screen_analysis.tui.widgets.table.paint import TablePainter
 from screen_analysis.tui.widgets.table.render import RowCells, row_cells, status_of
 from screen_analysis.tui.widgets.table.rows import TableRows

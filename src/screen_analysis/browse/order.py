@@ -1,8 +1,10 @@
 """The order rows are shown in: the server's, or sorted by a column among the loaded rows.
 
-Headless. A sort costs O(n log n) once; rows appended afterwards are put in place by
-bisection (O(log n) to find, one list insert each), so a page arriving into a sorted table
-stays cheap. Ties keep the server's order; rows without a value sort last either way.
+Headless (the table's, the export's and `analyses list --view`'s one order). Any column
+of `browse.columns` sorts, criteria included. A sort costs O(n log n) once; rows appended
+afterwards are put in place by bisection (O(log n) to find, one list insert each), so a
+page arriving into a sorted table stays cheap. Ties keep the server's order; rows without
+a value sort last either way.
 """
 
 from __future__ import annotations
@@ -13,11 +15,18 @@ from datetime import UTC
 from typing import Any, NamedTuple
 
 from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisStatus
+from screen_analysis.browse.columns import CRITERION_COLUMNS, cell_value
 from screen_analysis.safe_text import DISPLAY_LIMIT, clean
 
 SORT_COLUMNS = ("score", "created", "label", "status")
 """What the sort key cycles through, in order, before the server's order comes back."""
-_FIRST_DESCENDING = {"score": True, "created": False, "label": False, "status": False}
+_FIRST_DESCENDING = {
+    "score": True,
+    "created": False,
+    "label": False,
+    "status": False,
+    **dict.fromkeys(CRITERION_COLUMNS, False),  # the weakest first: what a heat map is for
+}
 _STATUS_RANK = {status: rank for rank, status in enumerate(AnalysisStatus)}
 SortKey = tuple[Any, ...]
 
@@ -39,6 +48,19 @@ class SortOrder(NamedTuple):
         """'score ▼', or '' for the server's order."""
         return f"{self.column} {self.arrow}" if self.column else ""
 
+    @classmethod
+    def written(cls, text: str | None) -> SortOrder:
+        """A view's `sort` ("score", "-score": the highest first) as an order."""
+        if not text:
+            return SERVER_ORDER
+        return cls(text.removeprefix("-"), text.startswith("-"))
+
+    def write(self) -> str | None:
+        """The order as a view's `sort` writes it (None: the server's)."""
+        if self.column is None:
+            return None
+        return ("-" if self.descending else "") + self.column
+
 
 SERVER_ORDER = SortOrder()
 
@@ -55,9 +77,10 @@ def next_sort(current: SortOrder) -> SortOrder:
 
 def clicked_sort(current: SortOrder, column: str) -> SortOrder:
     """A click on a header: sort by it, then the other way, then the server's order."""
-    if column not in SORT_COLUMNS:
+    column = "created" if column == "age" else column
+    if column not in _FIRST_DESCENDING and column not in ("completed", "project", "id"):
         return current
-    first = _FIRST_DESCENDING[column]
+    first = _FIRST_DESCENDING.get(column, False)
     if current.column != column:
         return SortOrder(column, first)
     if current.descending == first:
@@ -79,8 +102,10 @@ def _value(item: AnalysisItem, column: str) -> Any:
         return (when if when.tzinfo else when.replace(tzinfo=UTC)).timestamp()
     if column == "label":
         return clean(item.label, limit=DISPLAY_LIMIT).casefold() or None
-    status = item.status
-    return _STATUS_RANK[status] if isinstance(status, AnalysisStatus) else len(_STATUS_RANK)
+    if column == "status":
+        status = item.status
+        return _STATUS_RANK[status] if isinstance(status, AnalysisStatus) else len(_STATUS_RANK)
+    return cell_value(item, column)
 
 
 def sort_key(item: AnalysisItem, position: int, order: SortOrder) -> SortKey:
@@ -93,6 +118,16 @@ def sort_key(item: AnalysisItem, position: int, order: SortOrder) -> SortKey:
     if order.descending:
         return (value is not None, value if value is not None else 0, -position)
     return (value is None, value if value is not None else 0, position)
+
+
+def sort_rows(items: Sequence[AnalysisItem], order: SortOrder) -> list[AnalysisItem]:
+    """`items` in `order` (the server's: as they are), as the table shows them."""
+    if order.column is None:
+        return list(items)
+    keys = sorted(sort_key(item, i, order) for i, item in enumerate(items))
+    if order.descending:
+        keys.reverse()
+    return [items[-key[-1] if order.descending else key[-1]] for key in keys]
 
 
 class RowOrder:
