@@ -84,6 +84,7 @@ class Settings:
     cache: bool = True  # the local cache of what was seen (`cache = false`, --no-cache: off)
     cache_max_mb: float = 200.0  # the cache's bound on disk (also 50,000 analyses)
     views: Mapping[str, object] = field(default_factory=dict)  # `[views.NAME]`: browse.saved_views
+    view: str | None = None  # --view: the saved view the app opens on
     flags: Mapping[str, Any] = field(default_factory=dict)  # given on the command line
     config_path: Path = field(default_factory=default_config_path)
     state_path: Path = field(default_factory=lambda: data_dir() / "state.json")
@@ -305,8 +306,23 @@ def base_url_saved(path: Path, url: str, profile: str | None = None) -> bool:
     return isinstance(data, dict) and data.get("base_url") == url
 
 
-def _save_values(path: Path, profile: str | None, values: Mapping[str, Any]) -> None:
-    """The one config edit: `values` into the top level, or into `[profiles.NAME]`."""
+def save_view_table(path: Path, profile: str | None, name: str, table: Mapping[str, Any]) -> None:
+    """Write `[views.NAME]` (in `[profiles.PROFILE]` with `profile`) as `table` holds it:
+    its keys set, those it no longer has removed; everything else kept, as
+    `save_config_values` does."""
+    _save_values(path, profile, table, within=("views", name), exact=True)
+
+
+def _save_values(
+    path: Path,
+    profile: str | None,
+    values: Mapping[str, Any],
+    *,
+    within: tuple[str, ...] = (),
+    exact: bool = False,
+) -> None:
+    """The one config edit: `values` into the top level, or into `[profiles.NAME]`, or
+    into a table `within` it (`exact`: keys of that table not in `values` removed)."""
     # Only a save needs these; start-up reads the file with tomllib.
     import tomlkit
     from tomlkit.exceptions import TOMLKitError
@@ -326,6 +342,12 @@ def _save_values(path: Path, profile: str | None, values: Mapping[str, Any]) -> 
         if profile is not None:
             profiles = _table_in(document, "profiles", tomlkit.table(is_super_table=True), path)
             table = _table_in(profiles, profile, tomlkit.table(), path, f"profiles.{profile}")
+        for depth, key in enumerate(within):
+            new = tomlkit.table(is_super_table=depth < len(within) - 1)
+            table = _table_in(table, key, new, path, ".".join(within[: depth + 1]))
+        if exact:
+            for key in [key for key in table if key not in wanted]:
+                del table[key]
         for key, value in wanted.items():
             if table.get(key) != value:
                 table[key] = value

@@ -23,14 +23,23 @@ from screen_analysis.api.errors import BadRequestError, EmptyPagesError
 from screen_analysis.api.models import AnalysisItem, AnalysisPage
 from screen_analysis.api.oddities import ListingNotes
 from screen_analysis.api.page_rows import SeenIds
-from screen_analysis.browse.paging import Generation, Page, PageLoad, Paging, Refreshed
+from screen_analysis.browse.paging import (
+    Generation,
+    Page,
+    PageLoad,
+    Paging,
+    Refreshed,
+    fetch_rows,
+)
 from screen_analysis.browse.refresh import RefreshJob, newer_than, page_to_ask_again
+from screen_analysis.browse.scope import Filter
 from screen_analysis.browse.views import PAGE_SIZE, ViewKey
 from screen_analysis.cache import CachedView, LocalCache
 from screen_analysis.cache.kept import KeptCache
 from screen_analysis.words import capitalised
 
 RELOAD_MAX_ROWS = 2000  # a reload brings back at most this many rows; paging goes on from there
+SCAN_BUDGET = 2000  # rows a filtered view reads by need before it waits for `scan_all` (L)
 
 
 @contextlib.asynccontextmanager
@@ -66,6 +75,9 @@ class Pager:
         self.total_unknown = False  # the server's last total was no count: shown as "?"
         self.notes = ListingNotes()  # what the view's answers said that was odd, told once
         self.loaded = 0
+        self.where: Filter | None = None  # a scope filtered here (None: the server's only)
+        self.scanned = 0  # rows read from the server in this generation, matching or not
+        self.scan_budget: int | None = SCAN_BUDGET  # None: read on to the end (`scan_all`)
         self.done = False
         self.started = False
         self.error: BaseException | None = None
@@ -77,11 +89,14 @@ class Pager:
 
     # The view
 
-    def open(self, key: ViewKey) -> None:
-        """Show `key` (a new generation); its first page is what `next_page` brings next."""
+    def open(self, key: ViewKey, where: Filter | None = None) -> None:
+        """Show `key` (a new generation), its rows filtered by `where` when that scope
+        filters here (its `server_key` is then `key`); its first page is what `next_page`
+        brings next."""
         if key != self.view or not self.started:  # the same view again: said once already
             self.notes = ListingNotes(key.project_id, key.status)
         self.view = key
+        self.where = where if where is not None and (where.client_side or where.last) else None
         self.total, self.total_unknown = None, False
         self._begin(fill_to=0)
 
@@ -109,8 +124,25 @@ class Pager:
         if self._first_due:
             self._fill_to = max(self._fill_to, fill_to)
 
+    @property
+    def filtering(self) -> bool:
+        """Whether rows are filtered here (the server's total then counts more)."""
+        return self.where is not None
+
+    @property
+    def scan_stopped(self) -> bool:
+        """Whether a filtered view stopped reading at its budget, more rows remaining
+        (`scan_all` reads on)."""
+        budget = self.scan_budget
+        return self.filtering and budget is not None and self.scanned >= budget and not self.done
+
+    def scan_all(self) -> None:
+        """Read a filtered view on to its end, by need (`L`: the load of the rest)."""
+        self.scan_budget = None
+
     def _begin(self, fill_to: int) -> None:
         self.generation += 1
+        self.scanned, self.scan_budget = 0, SCAN_BUDGET
         self._run = self._new_generation()
         self.done = False
         self._failed, self.error = None, None
@@ -135,7 +167,7 @@ class Pager:
         """Whether `next_page` would ask for the page after the last now (not before the
         view's first page, while a load is under way, after a failure until `retry`, nor
         at the end)."""
-        if not self.started or self._first_due or self.loading:
+        if not self.started or self._first_due or self.loading or self.scan_stopped:
             return False
         return self._failed is None and not self.done and self._run.has_more
 
@@ -165,7 +197,7 @@ class Pager:
             return None
         self._running = load
         try:
-            items, page = await self._fetch(load)
+            items, read, page = await self._fetch(load)
         except asyncio.CancelledError:
             self._cancelled(load)
             raise
@@ -175,7 +207,7 @@ class Pager:
                 return None
             self._running, self._failed, self.error = None, load, error
             raise
-        return self._accept(load, items, page)
+        return self._accept(load, items, read, page)
 
     def _cancelled(self, load: PageLoad) -> None:
         """A load stopped half way: a first load whose walk went on starts on a new walk
@@ -186,25 +218,30 @@ class Pager:
         if load.replace and load.generation.walk.pages_fetched:
             self._run = self._new_generation()
 
-    async def _fetch(self, load: PageLoad) -> tuple[list[AnalysisItem], AnalysisPage]:
-        run = load.generation
-        run.walk.read_on()
+    async def _fetch(
+        self, load: PageLoad
+    ) -> tuple[list[AnalysisItem], list[AnalysisItem], AnalysisPage]:
+        """Pages until `need` rows came (that match, in a filtered view: within its scan
+        budget), or the end; the rows that match and every row read."""
         need = max(min(load.fill_to, RELOAD_MAX_ROWS), 1) if load.replace else 1
-        items: list[AnalysisItem] = []
-        page: AnalysisPage | None = None
-        while True:
-            try:
-                page = await run.next_page()
-            except EmptyPagesError:
-                if not items or page is None:
-                    raise
-                break
-            items.extend(page.items)
-            if not run.has_more or len(items) >= need:
-                break
-        return items, page
+        where = self.where
+        if where is not None and where.last is not None:
+            need = min(need, max(where.last - (0 if load.replace else self.loaded), 0))
+        return await fetch_rows(
+            load.generation,
+            need=need,
+            where=where,
+            scanned=0 if load.replace else self.scanned,
+            budget=self.scan_budget if where is not None else None,
+        )
 
-    def _accept(self, load: PageLoad, items: list[AnalysisItem], page: AnalysisPage) -> Page | None:
+    def _accept(
+        self,
+        load: PageLoad,
+        items: list[AnalysisItem],
+        read: list[AnalysisItem],
+        page: AnalysisPage,
+    ) -> Page | None:
         self._kept.answered()
         if not self._current_run(load):
             return None
@@ -212,18 +249,20 @@ class Pager:
         run, key = load.generation, load.generation.key
         if load.replace:
             self._first_due = False
-            self.loaded = 0
-            run.newest = items[0] if items else None
+            self.loaded = self.scanned = 0
+            run.newest = read[0] if read else None
         self.loaded += len(items)
+        self.scanned += len(read)
+        last = self.where.last if self.where is not None else None
         if page.total is not None or page.odd_total is not None:
             self.total, self.total_unknown = page.total, page.total is None
-        notes = (*self.notes.page(page, cursor=False), *self.notes.new_rows(items))
-        self.done = not run.has_more
-        if self._cache is not None:
+        notes = (*self.notes.page(page, cursor=False), *self.notes.new_rows(read))
+        self.done = not run.has_more or (last is not None and self.loaded >= last)
+        if self._cache is not None:  # every row read: the cache keeps the server's view
             self._cache.store_page(
                 key.project_id,
                 key.status,
-                items,
+                read,
                 total=self.total,
                 done=self.done,
                 first=load.replace,
@@ -285,7 +324,13 @@ class Pager:
         generation, (project_id, status) = self.generation, self.view
         read = self._kept.matching if offline else self._kept.view
         view = await self._kept.read_now(lambda: read(project_id, status), None)
-        return view if generation == self.generation else None
+        if view is None or generation != self.generation:
+            return None
+        where = self.where
+        if where is None:
+            return view
+        rows = [item for item in view.items if where.matches(item)][: where.last]
+        return view._replace(items=rows)
 
     # Auto-refresh
 
@@ -325,22 +370,26 @@ class Pager:
         run = self._run
         rows = SeenIds().fresh([*top.items, *again])  # newest first, each once
         arrived: list[AnalysisItem] = []
+        taken: list[AnalysisItem] = []  # every new row, for the cache: the server's view
         gap = False
         if self.error is None and not self._first_due:  # else the first page brings them
             newer = newer_than(top.items, run.newest, self.view)
             more = top.next_cursor is not None
             gap = run.newest is not None and more and len(newer) >= len(top.items)
-            arrived = [] if gap else run.walk.take(newer)
-            if arrived:
-                run.newest = arrived[0]
+            taken = arrived = [] if gap else run.walk.take(newer)
+            if taken:
+                run.newest = taken[0]
+                self.scanned += len(taken)
+                if self.where is not None:  # taken into the walk, shown when they match
+                    arrived = [item for item in taken if self.where.matches(item)]
                 self.loaded += len(arrived)
         known = top.total is not None or top.odd_total is not None
         total_changed = known and top.total != self.total
         if known:
             self.total, self.total_unknown = top.total, top.total is None
         if self._cache is not None:
-            if arrived:
-                self._cache.store_arrivals(job.key.project_id, job.key.status, arrived, self.total)
+            if taken:
+                self._cache.store_arrivals(job.key.project_id, job.key.status, taken, self.total)
             self._cache.store_updates(job.key.project_id, job.key.status, rows)
         emptied = top.total == 0 and not top.items
         return Refreshed(

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from screen_analysis.api.errors import InvalidResponseError
+from screen_analysis.api.errors import EmptyPagesError, InvalidResponseError
 from screen_analysis.api.models import AnalysisItem, AnalysisPage
 from screen_analysis.api.pagination import Walk
+from screen_analysis.browse.scope import Filter
 from screen_analysis.browse.views import ViewKey
 
 
@@ -108,3 +109,36 @@ class Refreshed(NamedTuple):
     gap: bool = False
     odd_total: str | None = None
     emptied: bool = False
+
+
+async def fetch_rows(
+    run: Generation,
+    *,
+    need: int,
+    where: Filter | None,
+    scanned: int,
+    budget: int | None,
+) -> tuple[list[AnalysisItem], list[AnalysisItem], AnalysisPage]:
+    """One load of `run`: pages until `need` rows came (rows `where` matches, when a scope
+    filters here), the end, or `budget` rows read in all (`scanned` so far); the rows kept,
+    every row read, and the last page. A run of empty pages raises `EmptyPagesError`
+    unless rows came before it."""
+    run.walk.read_on()
+    read: list[AnalysisItem] = []
+    items: list[AnalysisItem] = []
+    page: AnalysisPage | None = None
+    while True:
+        try:
+            page = await run.next_page()
+        except EmptyPagesError:
+            if not read or page is None:
+                raise
+            break
+        read.extend(page.items)
+        scanned += len(page.items)
+        items.extend(page.items if where is None else filter(where.matches, page.items))
+        if not run.has_more or len(items) >= need:
+            break
+        if budget is not None and scanned >= budget:
+            break
+    return items, read, page

@@ -22,7 +22,7 @@ from screen_analysis.auth.connection import NotConnected, resolve_connection
 from screen_analysis.auth.file_store import InsecureFileStore
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.failures import run_reporting, warn
-from screen_analysis.cli.param_types import PROFILE, PROJECT_ID, THEME
+from screen_analysis.cli.param_types import PROFILE, PROJECT_ID, THEME, VIEW_NAME
 from screen_analysis.config import Connection, Settings, load_settings
 from screen_analysis.safe_text import shorten_runs
 from screen_analysis.secret import SecretStr
@@ -245,6 +245,9 @@ class LazyGroup(click.Group):
     is_flag=True,
     help="Neither read nor write the local cache of what was seen (config: cache = false).",
 )
+@click.option(
+    "--view", metavar="NAME", type=VIEW_NAME, help="Open the app on the config's [views.NAME]."
+)
 @click.option("--debug", is_flag=True, help="Show tracebacks (with the key redacted).")
 @click.version_option(__version__, prog_name="screen-analysis")
 @click.pass_context
@@ -258,6 +261,7 @@ def cli(
     allow_insecure_http: bool,
     images: str | None,
     no_cache: bool,
+    view: str | None,
     debug: bool,
 ) -> None:
     """Browse and script the Screen Analysis Service.
@@ -275,7 +279,7 @@ def cli(
             images=images,
             profile=profile,
             no_cache=no_cache,
-        )
+        ).with_overrides(view=view)
     except Exception as exc:  # a broken config file is a usage error, said in one line
         run_reporting(_raise(exc), debug=debug, secrets=list)
         raise
@@ -289,8 +293,10 @@ def cli(
 def _launch(ctx: CliContext) -> None:
     """Build the app from the settings, the resolved start and the one client factory."""
     from screen_analysis.cli.launch import launch_app, load_checked_themes
+    from screen_analysis.cli.scope_options import saved_view
 
     themes = load_checked_themes()  # an unknown --theme stops here, before any lookup
+    saved_view(ctx.settings.views, ctx.settings.view)  # a --view the config cannot give: exit 2
     ctx.demo_options.setdefault("live", True)  # the app's demo shows activity
     launch_app(
         ctx.settings,

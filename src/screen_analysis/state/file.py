@@ -16,7 +16,7 @@ MAX_REMEMBERED = 200  # project ids per server
 MAX_SERVERS = 50  # the least recently changed give way
 MAX_PROFILES = 20  # places per server
 MAX_ID_CHARS = 200  # a place's ids: longer is not an id
-PLACE_FIELDS = ("project", "status", "analysis")
+PLACE_FIELDS = ("project", "status", "analysis", "view")
 MAX_STATE_BYTES = 4 * 1024 * 1024  # 50 servers × 200 ids is well under 1 MiB
 DEMO_SERVER = "demo"
 

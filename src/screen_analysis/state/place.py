@@ -17,11 +17,12 @@ from screen_analysis.state.file import (
 
 class Place(NamedTuple):
     """A place in the main view: a project (None: all), a status (None: all) as the API
-    names it, and the analysis picked (None: none yet)."""
+    names it, the analysis picked (None: none yet), and the saved view shown (None: none)."""
 
     project_id: str | None = None
     status: str | None = None
     analysis_id: str | None = None
+    view: str | None = None
 
 
 class RememberedPlace:

@@ -32,6 +32,8 @@ class PagingStatus(NamedTuple):
     stale_total: bool = False  # the total is as last seen, not confirmed now: "of ~5,001"
     total_unknown: bool = False
     again: str = "retry"
+    scanned: int | None = None  # a view filtered here: rows read ("37 match · 2,000 of …")
+    scan_key: str = ""  # the key that reads on when a filtered view stopped at its budget
 
 
 def of_total(status: PagingStatus) -> str:
@@ -45,6 +47,11 @@ def of_total(status: PagingStatus) -> str:
 def describe(status: PagingStatus) -> tuple[str, str]:
     """The counts part and the state part, as plain text."""
     counts = f"Loaded {format_count(status.loaded)}{of_total(status)}"
+    if status.scanned is not None:  # never a total of matches it does not know
+        scanned = f"{format_count(status.scanned)}{of_total(status)} scanned"
+        counts = f"{format_count(status.loaded)} match · {scanned}"
+        if status.scan_key and status.state == "idle":
+            return counts, f"{status.scan_key} scans all"
     if status.state == "loading":
         return counts, "loading…"
     if status.state == "end":

@@ -29,6 +29,38 @@ MAIN_KEYS: list[BindingType] = [
         rank=HANDY,
     ),
     Binding(
+        "right_square_bracket",
+        "next_view(1)",
+        "Next view",
+        show=False,
+        tooltip="Show the next saved view (a [views.NAME] of the config)",
+        id="next-view",
+    ),
+    Binding(
+        "left_square_bracket",
+        "next_view(-1)",
+        "Previous view",
+        show=False,
+        tooltip="Show the previous saved view",
+        id="previous-view",
+    ),
+    Binding(
+        "C",
+        "pick_columns",
+        "Columns",
+        show=False,
+        tooltip="Choose the table's columns (criteria too), kept with the view",
+        id="columns",
+    ),
+    Binding(
+        "S",
+        "save_view",
+        "Save view",
+        show=False,
+        tooltip="Save the filter, sort and columns shown as a view in the config",
+        id="save-view",
+    ),
+    Binding(
         "p", "toggle_auto_refresh", "Pause", tooltip="Pause or resume the auto-refresh", id="pause"
     ),
     Binding(

@@ -58,10 +58,16 @@ class PlaceKeeper:
         self._at = place
         return ViewKey(place.project_id, _status(place.status)), place.analysis_id
 
-    def moved(self, view: ViewKey, analysis_id: str | None) -> None:
-        """The screen shows `view` with `analysis_id` picked: kept once it settles."""
+    @property
+    def saved_view(self) -> str | None:
+        """The saved view the screen was left on (None: none)."""
+        return self._at.view
+
+    def moved(self, view: ViewKey, analysis_id: str | None, saved: str | None = None) -> None:
+        """The screen shows `view` (of the saved view `saved`, if any) with `analysis_id`
+        picked: kept once it settles."""
         status = view.status.value if view.status is not None else None
-        self._at = Place(view.project_id, status, analysis_id)
+        self._at = Place(view.project_id, status, analysis_id, saved)
         self._moved_at = time.monotonic()
         if self._remembered is not None and self._timer is None:
             self._timer = self._set_timer(SETTLE_S, self._settled)

@@ -42,6 +42,7 @@ from screen_analysis.tui.widgets.screen_image import ImagePreviews
 from screen_analysis.tui.widgets.status_filter import StatusFilter
 from screen_analysis.tui.widgets.status_line import StatusLine
 from screen_analysis.tui.widgets.table import AnalysesPane, AnalysesTable
+from screen_analysis.tui.widgets.view_tabs import ViewTabs
 from screen_analysis.tui.workers import busy
 
 
@@ -109,6 +110,7 @@ class MainScreen(ViewKeys):
         """Filter bar, then sidebar, the analyses pane (table, status line) and detail."""
         state_path = self.settings.state_path
         yield AppHeader()
+        yield ViewTabs(self.saved.names, id="view-tabs")
         yield StatusFilter(self.sources.totals, clock=self._clock, id="status-filter")
         with Horizontal(id="body"):
             sidebar = ProjectSidebar(self.sources.projects, id="sidebar", state_path=state_path)
@@ -121,9 +123,11 @@ class MainScreen(ViewKeys):
     def on_mount(self) -> None:
         """List the known projects and open the view where the last run was left."""
         view, pick = self.place.opening()
+        saved = self.saved.opening() or self.place.saved_view
         self.sidebar.want([*self.settings.projects, *self.remembered.ids, view.project_id])
         self.sidebar.mark_current(view.project_id)
-        self.show_view(view, pick=pick)
+        self.saved.say_problems()
+        self.show_view(view, pick=pick, saved=saved)
 
     def on_unmount(self) -> None:
         """Keep the place for the next start."""
@@ -160,7 +164,7 @@ class MainScreen(ViewKeys):
     @on(AnalysesTable.Highlighted)
     def _highlight_moved(self, event: AnalysesTable.Highlighted) -> None:
         self._show_detail(event.item)
-        self.place.moved(self.view, event.item.id)
+        self.place.moved(self.view, event.item.id, self.saved.current)
 
     @on(AnalysesTable.Selected)
     def _selected(self, event: AnalysesTable.Selected) -> None:
@@ -193,6 +197,10 @@ class MainScreen(ViewKeys):
         self.status_filter.recount(event.view)
         moved = {event.view.project_id} if event.view.project_id else event.project_ids
         self.sidebar.recount(p for p in moved if p)
+
+    @on(ViewTabs.Chosen)
+    def _view_chosen(self, event: ViewTabs.Chosen) -> None:
+        self.show_view(self.view, saved=event.name)
 
     @on(StatusFilter.Chosen)
     def _status_chosen(self, event: StatusFilter.Chosen) -> None:

@@ -19,6 +19,7 @@ from textual.content import Content
 
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.browse import Sources, ViewKey
+from screen_analysis.browse.order import SERVER_ORDER, SortOrder
 from screen_analysis.config import Settings
 from screen_analysis.safe_text import clean
 from screen_analysis.state import RememberedPlace, RememberedProjects
@@ -27,11 +28,19 @@ from screen_analysis.tui.one import One
 from screen_analysis.tui.screens.main.actions import FindInRows
 from screen_analysis.tui.screens.main.analysis_keys import AnalysisKeys
 from screen_analysis.tui.screens.main.place import PlaceKeeper
+from screen_analysis.tui.screens.main.saved import (
+    COLUMNS_PROMPT,
+    SAVE_PROMPT,
+    SavedViews,
+    columns_words,
+    read_columns,
+)
 from screen_analysis.tui.widgets.analysis_detail import AnalysisDetail
 from screen_analysis.tui.widgets.project_sidebar import ProjectSidebar
 from screen_analysis.tui.widgets.screen_image import ImagePreviews
 from screen_analysis.tui.widgets.status_filter import CHOICES, StatusFilter
 from screen_analysis.tui.widgets.table import AnalysesPane
+from screen_analysis.tui.widgets.view_tabs import ViewTabs
 
 
 class ViewKeys(AnalysisKeys):
@@ -41,6 +50,7 @@ class ViewKeys(AnalysisKeys):
     sidebar = One(ProjectSidebar)
     detail = One(AnalysisDetail)
     status_filter = One(StatusFilter)
+    view_tabs = One(ViewTabs)
 
     def __init__(
         self,
@@ -56,6 +66,7 @@ class ViewKeys(AnalysisKeys):
         `settings`, others from `remembered`; images through `previews`; `clock` tells the
         ages."""
         super().__init__(lambda: current.base_url, previews, clock)
+        self.clock = clock
         self.current = current
         self.sources = sources
         self.pager = sources.pager()
@@ -65,6 +76,7 @@ class ViewKeys(AnalysisKeys):
         server, state_path = remembered.server, settings.state_path
         kept = RememberedPlace(state_path, server, settings.profile) if server else None
         self.place = PlaceKeeper(kept, self.set_timer, self.services.background)
+        self.saved = SavedViews(settings, self.services)
 
     @property
     def view(self) -> ViewKey:
@@ -73,20 +85,36 @@ class ViewKeys(AnalysisKeys):
 
     # Views
 
-    def show_view(self, key: ViewKey, *, pick: str | None = None) -> None:
-        """Show `key`'s analyses: the table from the top (or at `pick`), the filter's
-        totals, no detail yet."""
+    def show_view(self, key: ViewKey, *, pick: str | None = None, saved: str | None = None) -> None:
+        """Show `key`'s analyses (or the saved view `saved`'s: its scope, sort and
+        columns): the table from the top (or at `pick`), the filter's totals, no detail
+        yet. Any other view leaves the saved view shown."""
+        views = self.saved
+        view = views.views.get(saved) if saved is not None else None
+        where = view.at(self.clock()) if view is not None else None
+        if where is not None:
+            key = where.server_key
+        was, views.current = views.current, saved if view is not None else None
+        self.view_tabs.current = views.current
         self.status_filter.show_view(key)
         self.detail.show(None, None)
-        self.pane.show(key, pick=pick)
+        self.pane.show(key, pick=pick, where=where)
+        if view is not None:
+            self.table.show_columns(view.columns)
+            self.table.sort_by(SortOrder.written(view.sort))
+        elif was is not None:
+            self.table.show_columns(None)
+            self.table.sort_by(SERVER_ORDER)
         self.title_view()
-        self.place.moved(key, pick)
+        self.place.moved(key, pick, views.current)
         self.sidebar.recount()
 
     def title_view(self) -> None:
         """The pane's title: "Analyses · Lumen Banking · Completed"."""
         view = self.view
         parts = ["Analyses"]
+        if self.saved.current is not None:
+            parts.append(f"view {clean(self.saved.current)}")
         if view.project_id is not None:
             parts.append(self.sidebar.names.get(view.project_id, clean(view.project_id)))
         parts.append(next(word for status, word in CHOICES if status == view.status))
@@ -111,6 +139,49 @@ class ViewKeys(AnalysisKeys):
     def action_status(self, index: int) -> None:
         """Filter by the status at `index` of the filter bar."""
         self.show_view(ViewKey(self.view.project_id, CHOICES[index][0]))
+
+    def action_next_view(self, step: int) -> None:
+        """Show the saved view `step` tabs away (the first when none is shown)."""
+        name = self.saved.step(step)
+        if name is not None:
+            self.show_view(self.view, saved=name)
+
+    def action_pick_columns(self) -> None:
+        """Ask for the table's columns (by name, in order); kept with a saved view shown."""
+        from screen_analysis.tui.dialogs.prompt import PromptDialog
+
+        def chosen(text: str | None) -> None:
+            if not text:
+                return
+            try:
+                columns = read_columns(text)
+            except ValueError as exc:
+                self.services.say(str(exc), "error")
+                return
+            self.table.show_columns(columns)
+            self.saved.columns_chosen(columns)
+
+        shown = columns_words(self.table.shown_columns)
+        self.services.show(PromptDialog(COLUMNS_PROMPT, shown), chosen)
+
+    def action_save_view(self) -> None:
+        """Save the filter, sort and columns shown as a view of the config."""
+        from screen_analysis.tui.dialogs.prompt import PromptDialog
+
+        def named(name: str | None) -> None:
+            if not name:
+                return
+            table = self.table
+            self.saved.save_as(
+                name, self.view, table.row_order, table.shown_columns, self._view_saved
+            )
+
+        self.services.show(PromptDialog(SAVE_PROMPT, self.saved.current or ""), named)
+
+    def _view_saved(self, name: str) -> None:
+        self.view_tabs.names = self.saved.names
+        self.view_tabs.current = self.saved.current = name
+        self.title_view()
 
     def action_refresh(self) -> None:
         """Retry what failed, else reload the view keeping the highlighted analysis."""

@@ -16,6 +16,8 @@ from typing import NamedTuple
 
 from rich.cells import cell_len
 
+from screen_analysis.browse.columns import SHORT_HEADINGS
+
 CELL_PADDING = 1  # blank cells on each side of a column
 LABEL_ROOM = 40  # an optional column or a longer form is shown only if the label keeps this
 LABEL_FLOOR = 26  # below this, the status shows its glyph alone ("●", "✗": they read apart)
@@ -86,6 +88,47 @@ def layout_columns(width: int) -> tuple[Column, ...]:
     label = _LABEL._replace(width=max(1, width - _cells(chosen) - pad))
     by_key = {column.key: column for column in [*chosen, label]}
     return tuple(by_key[key] for key in _ORDER if key in by_key)
+
+
+_CHOSEN = {
+    "status": _STATUS_SHORT,
+    "score": _SCORE,
+    "label": _LABEL,
+    "age": _AGE,
+    "created": _CREATED,
+    "completed": Column("completed", "Completed", 10),
+    "project": _PROJECT,
+    "id": _ID,
+    **{
+        name: Column(name, heading, max(4, len(heading)), right=True)
+        for name, heading in SHORT_HEADINGS.items()
+    },
+}
+
+
+@lru_cache(maxsize=64)
+def chosen_columns(width: int, names: tuple[str, ...]) -> tuple[Column, ...]:
+    """A view's columns (`names`, in its order) at `width` cells: the label keeps
+    `LABEL_FLOOR` cells first, so columns at the end are left out when they would take it
+    (the status then its glyph alone before any is left out); the label takes what is left.
+    A view without a label column shows the label anyway: it is what tells rows apart."""
+    pad = 2 * CELL_PADDING
+    wanted = [_CHOSEN[name] for name in names if name in _CHOSEN and name != "label"]
+    at = names.index("label") if "label" in names else min(2, len(wanted))
+    while wanted and width - _cells(wanted) - pad < LABEL_FLOOR:
+        if _STATUS_SHORT in wanted:
+            wanted[wanted.index(_STATUS_SHORT)] = _STATUS_GLYPH
+            continue
+        wanted.pop()
+    label = _LABEL._replace(width=max(1, width - _cells(wanted) - pad))
+    ordered = [column for column in wanted]
+    ordered.insert(min(at, len(ordered)), label)
+    return tuple(ordered)
+
+
+def columns_for(width: int, names: tuple[str, ...] | None) -> tuple[Column, ...]:
+    """The table's columns: a view's (`names`), else those that fit `width` by themselves."""
+    return layout_columns(width) if names is None else chosen_columns(width, names)
 
 
 def label_width(width: int) -> int:

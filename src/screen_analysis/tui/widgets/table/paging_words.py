@@ -20,6 +20,7 @@ def paging_status(
     *,
     kept_total: int | None = None,
     stale_total: bool = False,
+    scan_key: str = "L",
 ) -> PagingStatus:
     """The status line's words: `loaded` rows of the source's total (unknown: "?"; none yet:
     the cache's `kept_total`, marked as `stale_total`), how paging stands, or the cache's
@@ -42,6 +43,8 @@ def paging_status(
         stale_total and total is not None,
         source.total_unknown and total is None,
         again or "",
+        source.scanned if source.filtering else None,
+        scan_key if source.scan_stopped else "",
     )
 
 

@@ -16,7 +16,7 @@ from textual.strip import Strip
 
 from screen_analysis.api.models import AnalysisItem
 from screen_analysis.safe_text import clean
-from screen_analysis.tui.widgets.table.layout import centre, layout_columns
+from screen_analysis.tui.widgets.table.layout import Column, centre, columns_for
 from screen_analysis.tui.widgets.table.render import (
     RowCells,
     header_strip,
@@ -46,6 +46,16 @@ class TablePainter:
         self._version = 0
         self.base = Style()
         """The widget's own style, read once per paint."""
+        self.chosen: tuple[str, ...] | None = None
+        """A view's columns (None: those that fit the width)."""
+
+    def columns(self, width: int) -> tuple[Column, ...]:
+        """The columns drawn at `width` cells."""
+        return columns_for(width, self.chosen)
+
+    def _heat(self, tier: str) -> Style:
+        """A criterion cell's colour by its tier (the theme's score colours)."""
+        return self._style_of(f"analyses-table--heat{tier}", partial=True)
 
     def invalidate(self) -> None:
         """Forget every rendered line."""
@@ -99,7 +109,7 @@ class TablePainter:
         if cursor:
             style += self._style_of("analyses-table--cursor")
         cells = {"status": "·", "status_short": "·", "status_glyph": "·", "label": "loading…"}
-        return row_strip(cells, layout_columns(width), width, style, style)
+        return row_strip(cells, self.columns(width), width, style, style)
 
     def message(self, width: int, text: str) -> Strip:
         """`text` centred and muted (the empty table's message)."""
@@ -113,7 +123,7 @@ class TablePainter:
         cached = self._cache.get(key)
         if cached is None:
             style = self.base + self._style_of("analyses-table--header")
-            cached = header_strip(layout_columns(width), width, style, self._rows.order)
+            cached = header_strip(self.columns(width), width, style, self._rows.order)
             self._cache[key] = cached
         return cached
 
@@ -143,5 +153,6 @@ class TablePainter:
             style += cursor_style
             status += cursor_style
         meta = Style.from_meta({"row": row})
-        columns = layout_columns(width)
-        return row_strip(self._cells(item), columns, width, style + meta, status + meta)
+        columns = self.columns(width)
+        cells = self._cells(item)
+        return row_strip(cells, columns, width, style + meta, status + meta, self._heat)

@@ -24,9 +24,11 @@ from textual.notifications import SeverityLevel
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.models import AnalysisItem
 from screen_analysis.browse import Page, Refreshed, RefreshSchedule, ViewKey
+from screen_analysis.browse.scope import Filter
 from screen_analysis.cache.kept import unreachable
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.widgets.status_line import StatusLine
+from screen_analysis.tui.widgets.table.cursor import LOOKAHEAD_ROWS
 from screen_analysis.tui.widgets.table.kept import KeptRows
 from screen_analysis.tui.widgets.table.live import apply_round
 from screen_analysis.tui.widgets.table.messages import (
@@ -137,14 +139,17 @@ class AnalysesPane(Vertical):
 
     # Views and pages
 
-    def show(self, key: ViewKey, *, pick: str | None = None) -> None:
+    def show(self, key: ViewKey, *, pick: str | None = None, where: Filter | None = None) -> None:
         """Show `key`'s analyses from the first page (the old view's request is dropped),
-        the cursor on `pick` when its rows hold it, else on the top row."""
+        the cursor on `pick` when its rows hold it, else on the top row; with `where` (a
+        saved view's scope), only the rows it matches, read by need until the screen is
+        full (no look-ahead: a filter may need many pages for one screen)."""
         self.stop_load_all(quiet=True)
         table = self.table
         table.empty_message, table.can_grow = LOADING, False
         table.set_items([])
-        self._source.open(key)
+        self._source.open(key, where)
+        table.lookahead = 0 if self._source.filtering else LOOKAHEAD_ROWS
         self._keep_id = (self._source.generation, pick) if pick is not None else None
         if not self._kept.opened(key):  # offline: no request, the retries ask
             self._load(cached=True)
@@ -233,8 +238,10 @@ class AnalysesPane(Vertical):
         below them), the paging state said, the other widgets told."""
         source, table = self._source, self.table
         self._ever_loaded = True
-        table.can_grow = not source.done and source.error is None
-        table.total = source.total
+        table.can_grow = not source.done and source.error is None and not source.scan_stopped
+        # A filtered view knows no total of its matches until it has read them all.
+        filtered_total = source.loaded if source.done else None
+        table.total = filtered_total if source.filtering else source.total
         self._kept.confirmed_at()
         for note in page.notes:  # once per view: an unknown total, rows off the filter
             self.say(note[:1].upper() + note[1:], "warning")

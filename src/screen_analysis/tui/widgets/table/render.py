@@ -7,7 +7,7 @@ table's component classes, which use theme variables only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
 from rich.segment import Segment
@@ -15,6 +15,7 @@ from rich.style import Style
 from textual.strip import Strip
 
 from screen_analysis.api.models import Analysis, AnalysisItem, InvalidAnalysis
+from screen_analysis.browse.columns import CRITERION_COLUMNS, cell_value
 from screen_analysis.browse.order import SortOrder
 from screen_analysis.numbers import DASH, format_score
 from screen_analysis.safe_text import DISPLAY_LIMIT, clean
@@ -24,6 +25,7 @@ from screen_analysis.tui.formatting import (
     status_glyph,
     status_word,
 )
+from screen_analysis.tui.widgets.score_bar import TEXTURES, score_tier
 from screen_analysis.tui.widgets.table.layout import CELL_PADDING, Column, pad
 from screen_analysis.words import end_ellipsis, fit_cell, label_ellipsis, relative_time, short_age
 
@@ -48,12 +50,13 @@ def row_cells(
             "created_short": DASH,
             "id": clean(item.id, limit=DISPLAY_LIMIT) or DASH,
         }
+    cells = _criterion_cells(item)
     project = DASH
     if item.project_id is not None:
         project = clean(project_names.get(item.project_id, item.project_id), limit=DISPLAY_LIMIT)
         project = project or DASH
     glyph = status_glyph(item.status)
-    return {
+    return cells | {
         "status": f"{glyph} {status_word(item.status)}",
         "status_short": f"{glyph} {short_status_word(item.status)}",
         "status_glyph": glyph,
@@ -62,8 +65,26 @@ def row_cells(
         "project": project,
         "created": relative_time(item.created_at, now),
         "created_short": short_age(item.created_at, now),
+        "completed": relative_time(item.completed_at, now) if item.completed_at else DASH,
         "id": clean(item.id, limit=DISPLAY_LIMIT) or DASH,
     }
+
+
+def heat_cell(value: float | None) -> tuple[str, str]:
+    """A criterion's cell in the heat map and its tier: the score and a shade that order
+    the same way ("45░", "62▒", "88▓"), so a weak score stands out without colour too."""
+    tier = score_tier(value)
+    if value is None:
+        return DASH, tier
+    return f"{format_score(value)}{TEXTURES.get(tier, '?')}", tier
+
+
+def _criterion_cells(item: Analysis) -> dict[str, str]:
+    cells: dict[str, str] = {}
+    for name in CRITERION_COLUMNS:
+        text, tier = heat_cell(cell_value(item, name))
+        cells[name], cells[f"{name}_tier"] = text, tier
+    return cells
 
 
 def status_class_of(item: AnalysisItem) -> str:
@@ -77,17 +98,27 @@ def status_of(item: AnalysisItem) -> object:
 
 
 def row_strip(
-    cells: RowCells, columns: Sequence[Column], width: int, style: Style, status: Style
+    cells: RowCells,
+    columns: Sequence[Column],
+    width: int,
+    style: Style,
+    status: Style,
+    heat: Callable[[str], Style] | None = None,
 ) -> Strip:
-    """One row: every column fitted to its width, the status cell in `status`."""
+    """One row: every column fitted to its width, the status cell in `status`, a
+    criterion's cell in its tier's colour (`heat`, by tier; the shade says it too)."""
     segments: list[Segment] = []
     for column in columns:
         cut = label_ellipsis if column.key == "label" else end_ellipsis
         value = cells.get(column.cell_key, cells.get(column.key, ""))
         text = fit_cell(value, column.width, right=column.right, cut=cut)
-        if column.key == "status":
+        tier = cells.get(f"{column.key}_tier")
+        colour = status if column.key == "status" else None
+        if tier is not None and heat is not None:
+            colour = style + heat(tier)
+        if colour is not None:
             segments.append(Segment(" " * CELL_PADDING, style))
-            segments.append(Segment(text, status))
+            segments.append(Segment(text, colour))
             segments.append(Segment(" " * CELL_PADDING, style))
         else:
             segments.append(Segment(pad(text), style))

@@ -62,6 +62,10 @@ class RestLoader:
             say(f"All {format_count(source.loaded)} rows are loaded.")
         elif source.loading:
             say("A page is loading; try again in a moment.")
+        elif source.filtering:
+            source.scan_all()
+            self._workers.run(self._run(), GROUP)
+            say("Scanning the rest of the view… Esc stops.")
         else:
             self._workers.run(self._run(), GROUP)
             say("Loading the rest of the view… Esc stops.")

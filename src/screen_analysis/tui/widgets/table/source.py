@@ -11,6 +11,7 @@ from typing import Protocol
 
 from screen_analysis.api.models import AnalysisItem
 from screen_analysis.browse import Page, Paging, Refreshed, RefreshJob, ViewKey
+from screen_analysis.browse.scope import Filter
 from screen_analysis.cache import CachedView
 
 
@@ -55,6 +56,21 @@ class PageSource(Protocol):
         """Whether `next_page` would ask for the page after the last now."""
 
     @property
+    def filtering(self) -> bool:
+        """Whether the view's rows are filtered here (a scope the server cannot apply)."""
+
+    @property
+    def scanned(self) -> int:
+        """Rows read from the server in this generation, matching or not."""
+
+    @property
+    def scan_stopped(self) -> bool:
+        """Whether a filtered view stopped reading at its budget, more rows remaining."""
+
+    def scan_all(self) -> None:
+        """Read a filtered view on to its end, by need (the load of the rest)."""
+
+    @property
     def error(self) -> BaseException | None:
         """The error the last load ended with, if any."""
 
@@ -62,8 +78,8 @@ class PageSource(Protocol):
     def cursor_refused(self) -> bool:
         """Whether the server refused the cursor of the page asked last."""
 
-    def open(self, key: ViewKey) -> None:
-        """Show `key`; its first page comes next."""
+    def open(self, key: ViewKey, where: Filter | None = None) -> None:
+        """Show `key` (its rows filtered by `where`); its first page comes next."""
 
     def reload(self) -> None:
         """The view again from the top, as many rows as are loaded."""

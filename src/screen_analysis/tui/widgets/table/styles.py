@@ -13,6 +13,11 @@ TABLE_COMPONENT_CLASSES: set[str] = {
     "analyses-table--status-completed",
     "analyses-table--status-failed",
     "analyses-table--status-unknown",
+    "analyses-table--heat-high",
+    "analyses-table--heat-mid",
+    "analyses-table--heat-low",
+    "analyses-table--heat-none",
+    "analyses-table--heat-out-of-range",
 }
 
 TABLE_CSS = """
@@ -51,5 +56,10 @@ AnalysesTable {
     & > .analyses-table--status-completed { color: $status-completed; }
     & > .analyses-table--status-failed { color: $status-failed; }
     & > .analyses-table--status-unknown { color: $status-unknown; }
+    & > .analyses-table--heat-high { color: $score-good; }
+    & > .analyses-table--heat-mid { color: $score-fair; }
+    & > .analyses-table--heat-low { color: $score-poor; text-style: bold; }
+    & > .analyses-table--heat-none { color: $foreground-muted; }
+    & > .analyses-table--heat-out-of-range { color: $foreground-muted; }
 }
 """

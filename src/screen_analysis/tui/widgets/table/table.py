@@ -116,6 +116,18 @@ class AnalysesTable(RowCursorView):
         self.post_message(self.SortChanged(self, order))
         self._check_wanted()
 
+    @property
+    def shown_columns(self) -> tuple[str, ...] | None:
+        """The columns a view chose (None: those that fit the width)."""
+        return self._painter.chosen
+
+    def show_columns(self, names: tuple[str, ...] | None) -> None:
+        """Show these columns, in this order (None: those that fit the width)."""
+        if names == self._painter.chosen:
+            return
+        self._painter.chosen = names
+        self._changed()
+
     def action_cycle_sort(self) -> None:
         """Sort by the next column of the cycle; after status, the server's order again."""
         self.sort_by(next_sort(self._rows.order))
@@ -237,7 +249,7 @@ class AnalysesTable(RowCursorView):
         if all(self._project_names.get(p) == name for p, name in names.items()):
             return
         self._project_names.update(names)
-        if any(column.key == "project" for column in layout_columns(self.size.width)):
+        if any(column.key == "project" for column in self._painter.columns(self.size.width)):
             self._changed()
         else:
             self._painter.invalidate()
