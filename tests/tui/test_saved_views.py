@@ -214,3 +214,32 @@ def test_the_views_of_a_profile_replace_the_top_levels(tmp_path: Path) -> None:
     assert list(top.views) == ["checkout", "contrast", "failures"]
     staging = read_views(load_settings(config_path=path, environ={}, profile="staging").views)
     assert list(staging.views) == ["mine"]
+
+
+async def test_save_view_as_writes_the_config_keeping_its_comments(
+    tmp_path: Path, fresh_demo_server: DemoServer
+) -> None:
+    app = app_with_views(tmp_path, fresh_demo_server, view="checkout")
+    path = tmp_path / "config.toml"
+    async with app.run_test(size=(120, 40)) as pilot:  # type: ignore[attr-defined]
+        screen = await settled(pilot)
+        await pilot.press("C")
+        await wait_until(pilot, lambda: pilot.app.screen is not screen)
+        await pilot.press("ctrl+a", "ctrl+k", *"status score label color_contrast", "enter")
+        await wait_until(pilot, lambda: screen.table.shown_columns is not None)
+        assert screen.table.shown_columns == ("status", "score", "label", "color_contrast")
+        await wait_until(pilot, lambda: "color_contrast" in path.read_text(encoding="utf-8"))
+        await pilot.press("S")
+        await wait_until(pilot, lambda: pilot.app.screen is not screen)
+        await pilot.press("ctrl+a", "ctrl+k", *"weak-checkout", "enter")
+        await wait_until(pilot, lambda: "weak-checkout" in screen.view_tabs.names)
+        assert screen.view_tabs.current == "weak-checkout"
+    text = path.read_text(encoding="utf-8")
+    assert "# three views, and one that cannot be used" in text
+    assert "# checkout screens that completed under 60" in text
+    assert "[views.weak-checkout]" in text
+    again = read_views(load_settings(config_path=path, environ={}).views)
+    saved = again.views["weak-checkout"]
+    assert saved.label == "Checkout*" and saved.max_score == 60
+    assert saved.columns == ("status", "score", "label", "color_contrast")
+    assert again.views["checkout"].columns == saved.columns  # C kept them with the view
