@@ -21,7 +21,7 @@ import re
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -77,9 +77,37 @@ class Shot:
     images: bool = False  # half-cell previews
     project: str | None = None  # the name of the project shown before the keys are pressed
     shows: Callable[[ScreenAnalysisApp], bool] | None = None  # what the manual promises
+    settings: Mapping[str, Any] | None = None  # Settings fields (views, view, …)
 
 
 ACME = "Acme Checkout"
+CRITERIA_COLUMNS = [
+    "status",
+    "score",
+    "label",
+    "visual_clarity",
+    "visual_hierarchy",
+    "color_contrast",
+    "cta_effectiveness",
+    "brand_consistency",
+]
+VIEWS = {
+    "checkout": {"label": "Checkout*", "status": "completed", "max_score": 60},
+    "weak-contrast": {
+        "criteria": ["color_contrast < 60"],
+        "columns": CRITERIA_COLUMNS,
+        "sort": "color_contrast",
+    },
+    "failures": {"status": "failed", "since": "30d"},
+}
+
+
+def _view_shown(name: str) -> Callable[[ScreenAnalysisApp], bool]:
+    def shows(app: ScreenAnalysisApp) -> bool:
+        screen = app.screen
+        return isinstance(screen, MainScreen) and screen.saved.current == name
+
+    return shows
 
 
 def _overview_of(name: str) -> Callable[[ScreenAnalysisApp], bool]:
@@ -117,6 +145,12 @@ SHOTS: tuple[Shot, ...] = (
     Shot("image-full", (120, 40), keys=("4", "down", "i"), images=True),
     # Acme Checkout improves after its redesign: its overview, and two versions of its cart
     # summary compared.
+    Shot(
+        "views",
+        (120, 40),
+        settings={"views": VIEWS, "view": "weak-contrast"},
+        shows=_view_shown("weak-contrast"),
+    ),
     Shot("overview", (120, 40), project=ACME, keys=("v",), shows=_overview_of(ACME)),
     Shot(
         "compare",
@@ -147,7 +181,7 @@ async def _settled(pilot: Pilot[Any]) -> None:
     await _wait(pilot, lambda: isinstance(app.screen, MainScreen))
     screen = app.screen
     assert isinstance(screen, MainScreen)
-    await _wait(pilot, lambda: screen.feed.started and not screen.busy)
+    await _wait(pilot, lambda: screen.pager.started and not screen.busy)
     await pilot.pause()
 
 
@@ -210,6 +244,7 @@ async def render(shot: Shot, server: DemoServer, folder: Path) -> str:
         theme=shot.theme,
         themes=load_themes(None),  # shipped themes only: the user's own stay out
         graphics=Graphics("halfcell") if shot.images else None,
+        **(shot.settings or {}),
     )
     async with app.run_test(size=shot.size) as pilot:
         await _settled(pilot)
