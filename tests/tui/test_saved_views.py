@@ -243,3 +243,36 @@ async def test_save_view_as_writes_the_config_keeping_its_comments(
     assert saved.label == "Checkout*" and saved.max_score == 60
     assert saved.columns == ("status", "score", "label", "color_contrast")
     assert again.views["checkout"].columns == saved.columns  # C kept them with the view
+
+
+async def test_export_of_every_page_writes_the_views_rows(
+    tmp_path: Path, big_server: DemoServer, invoke: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from screen_analysis.tui.dialogs.choice import ChoiceDialog
+    from screen_analysis.tui.dialogs.prompt import PromptDialog
+
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    app = app_with_views(tmp_path, big_server, view="checkout")
+    notes = notes_of(app, monkeypatch)
+    async with app.run_test(size=(120, 40)) as pilot:  # type: ignore[attr-defined]
+        screen = await settled(pilot)
+        assert not screen.pager.done
+        await pilot.press("e")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, PromptDialog))
+        pilot.app.screen.query_one("#export-path").value = "view.jsonl"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ChoiceDialog))
+        await pilot.press("a")
+        await wait_until(pilot, lambda: notes.any("Wrote"))
+    written = (work / "view.jsonl").read_text(encoding="utf-8").splitlines()
+    monkeypatch.setenv("SCREEN_ANALYSIS_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("SCREEN_ANALYSIS_BASE_URL", big_server.base_url)
+    monkeypatch.setenv("SCREEN_ANALYSIS_API_KEY", big_server.api_key)
+    args = ("analyses", "list", "--view", "checkout", "--all", "--format", "jsonl")
+    listed = await asyncio.to_thread(invoke, *args)
+    assert [json.loads(line) for line in written] == [
+        json.loads(line) for line in listed.stdout.splitlines()
+    ]
+    assert all(checkout_match(Analysis.model_validate(json.loads(line))) for line in written)

@@ -26,6 +26,7 @@ from screen_analysis.api.models import AnalysisItem
 from screen_analysis.api.writers import CsvWriter, JsonLinesWriter, RawWriter, raw_of
 from screen_analysis.browse import ViewKey
 from screen_analysis.browse.order import SERVER_ORDER, SortOrder, sort_key
+from screen_analysis.browse.scope import Filter
 from screen_analysis.numbers import count_of, format_count
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.dialogs.choice import Choice, ChoiceDialog
@@ -90,6 +91,7 @@ class ExportRequest(NamedTuple):
     total: int | None
     everything_loaded: bool
     current: CurrentClient
+    where: Filter | None = None  # a saved view's scope, applied to every page's rows
 
 
 class ExportHost(SaveHost, Protocol):
@@ -166,17 +168,25 @@ async def _write_pages(
     )
     count = 0
     gathered: list[tuple[AnalysisItem, Any]] = []
+    where = request.where
     try:
         async with walk as pages:
             with replacing(path, exclusive=not replace) as out:
                 writer = make_export_writer(fmt, out)
                 async for page in pages:
+                    pairs = list(zip(page.items, page.raw_items, strict=False))
+                    if where is not None:  # the view's rows: those its scope matches
+                        pairs = [(item, raw) for item, raw in pairs if where.matches(item)]
+                        if where.last is not None:
+                            pairs = pairs[: max(where.last - count, 0)]
                     if order.column is None:
-                        writer.write(page.raw_items)
+                        writer.write([raw for _item, raw in pairs])
                     else:
-                        gathered.extend(zip(page.items, page.raw_items, strict=False))
-                    count += len(page.items)
+                        gathered.extend(pairs)
+                    count += len(pairs)
                     progress.advance(len(page.items))
+                    if where is not None and where.last is not None and count >= where.last:
+                        break
                 if gathered:
                     writer.write(in_order(gathered, order))
                 writer.close()

@@ -241,7 +241,13 @@ class ViewKeys(AnalysisKeys):
 
         table, pager = self.table, self.pager
         request = ExportRequest(
-            self.view, list(table.items), table.row_order, pager.total, pager.done, self.current
+            self.view,
+            list(table.items),
+            table.row_order,
+            pager.total,
+            pager.done,
+            self.current,
+            pager.where,
         )
         self.run_worker(
             export_view(self.services, request),
