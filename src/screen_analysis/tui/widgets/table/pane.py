@@ -44,6 +44,7 @@ from screen_analysis.tui.widgets.table.paging_words import (
     nothing_shown,
     paging_status,
 )
+from screen_analysis.tui.widgets.table.paint import HEADER_HEIGHT
 from screen_analysis.tui.widgets.table.rest import RestLoader
 from screen_analysis.tui.widgets.table.rounds import RefreshRounds
 from screen_analysis.tui.widgets.table.source import PageSource
@@ -207,7 +208,10 @@ class AnalysesPane(Vertical):
         """Ask for the next page when the reader needs more rows than are loaded (one
         request at a time: the answer checks again)."""
         table = self.table
-        if not table.growing or table.rows_wanted <= len(table.items):
+        wanted = table.rows_wanted if table.growing else 0
+        if self._source.filtering and table.can_grow:  # sorted too: fill the screen
+            wanted = max(wanted, table.size.height - HEADER_HEIGHT)
+        if wanted <= len(table.items):
             return
         if self._source.can_page and not self.loading_all:
             self._workers.run(self._next_page(), PAGE, exclusive=False)
