@@ -90,7 +90,11 @@ def test_the_key_cycles_and_a_click_flips_then_restores() -> None:
     flipped = clicked_sort(first, "label")
     assert (first.descending, flipped.descending) == (False, True)
     assert clicked_sort(flipped, "label") == SERVER_ORDER
-    assert clicked_sort(first, "id") == first, "not every column sorts"
+    # Every column sorts now, criteria included (views); "age" sorts by creation time.
+    assert clicked_sort(first, "id") == SortOrder("id", False)
+    assert clicked_sort(first, "color_contrast") == SortOrder("color_contrast", False)
+    assert clicked_sort(first, "age") == SortOrder("created", False)
+    assert clicked_sort(first, "no-such-column") == first
 
 
 def test_the_label_has_room_at_every_common_width() -> None:

@@ -43,9 +43,13 @@ def check_sort(text: object) -> str:
 
 
 def _number(value: object) -> float | None:
+    """A finite number, or None (a boolean, NaN, or an integer too large for a float)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
     return number if math.isfinite(number) else None
 
 
