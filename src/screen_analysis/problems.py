@@ -17,7 +17,7 @@ from __future__ import annotations
 import errno
 from typing import NamedTuple
 
-from screen_analysis.api.describe import describe_error
+from screen_analysis.api.describe import describe_error, prefixed
 from screen_analysis.api.errors import (
     APIConnectionError,
     APITimeoutError,
@@ -60,9 +60,10 @@ class Problem(NamedTuple):
     detail: str
     advice: str = ""
 
-    def line(self) -> str:
-        """One line for a terminal's stderr or a notification: detail, then advice."""
-        return f"{self.detail} — {self.advice}" if self.advice else self.detail
+    def line(self, prefix: str = "") -> str:
+        """One line for a terminal's stderr or a notification: detail, then advice; what
+        failed in front when `prefix` says it ("Nothing was written: …")."""
+        return prefixed(prefix, f"{self.detail} — {self.advice}" if self.advice else self.detail)
 
     def sentence(self) -> str:
         """Title, detail and advice as one paragraph, for a line under a form."""

@@ -19,6 +19,7 @@ from screen_analysis.api.errors import (
     ServerError,
 )
 from screen_analysis.config import ConfigError
+from screen_analysis.problems import explain
 
 REQUEST = "GET /v1/projects/proj_x"
 
@@ -52,6 +53,18 @@ def test_with_the_request_and_the_attempts() -> None:
         REQUEST + ": server error 503: boom (after 3 attempts)"
     )
     assert describe_error(ValueError("plain"), with_request=True) == "plain"
+
+
+def test_what_failed_goes_in_front_as_the_prefix() -> None:
+    """Every caller once built its own prefix around the line ("Stopped: " + …); the one
+    wording takes it as an argument, for the short line and the explained one alike."""
+    error = ServerError("boom", request=REQUEST, status_code=503)
+    assert describe_error(error, prefix="Couldn't load more") == (
+        "Couldn't load more: HTTP 503: server error 503: boom"
+    )
+    assert describe_error(error, prefix="") == describe_error(error)
+    problem = explain(error, "https://sa.example")
+    assert problem.line(prefix="Nothing was written") == "Nothing was written: " + problem.line()
 
 
 def test_server_text_is_one_clean_line() -> None:

@@ -17,9 +17,11 @@ from screen_analysis.api.models import (
     AnalysisStatus,
     InvalidAnalysis,
     Project,
+    as_sent,
 )
 from screen_analysis.api.parsing import describe_errors, parse_item, parse_raw_page
 from screen_analysis.api.writers import JsonLinesWriter, raw_of
+from screen_analysis.cache.writes import kept_row
 
 SECRET = "s3cr3t-value-never-echoed"
 
@@ -131,6 +133,19 @@ def test_unknown_fields_are_kept_and_exported_after_the_documented_ones() -> Non
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     assert lines[0]["x_new"] == {"nested": [1]} and lines[1] == {"odd": True}
     assert Analysis.model_validate(row()).model_extra == {}
+
+
+def test_one_raw_shape_for_an_analysis_in_exports_and_in_the_cache() -> None:
+    """The export, `--format json` and the local cache write an item in one shape
+    (`as_sent`); the cache keeps no item without an id."""
+    analysis = Analysis.model_validate(row(x_new={"nested": [1]}))
+    invalid = InvalidAnalysis(reason="r", id="ana_odd", raw={"id": "ana_odd", "score": "x"})
+    for item in (analysis, invalid):
+        kept = kept_row(item)
+        assert kept is not None and kept[0] == item.id
+        assert json.loads(kept[1]) == as_sent(item) == raw_of([item])[0]
+    assert as_sent(analysis)["x_new"] == {"nested": [1]}
+    assert kept_row(InvalidAnalysis(reason="r", raw={"odd": True})) is None
 
 
 def test_a_copy_is_checked_again() -> None:

@@ -10,8 +10,8 @@ from rich.cells import cell_len
 
 from screen_analysis.api.models import Analysis
 from screen_analysis.demo.runner import DemoServer
-from screen_analysis.tui.formatting import label_ellipsis
 from screen_analysis.tui.widgets.table.layout import label_width
+from screen_analysis.words import label_ellipsis
 
 from .conftest import connection_to, make_app, settled, wait_until
 

@@ -19,7 +19,6 @@ from screen_analysis.api.models import Analysis, AnalysisStatus, Project
 from screen_analysis.config import Connection
 from screen_analysis.safe_text import DISPLAY_LIMIT, clean
 from screen_analysis.secret import SecretStr
-from screen_analysis.tui.formatting import end_ellipsis, middle_ellipsis
 from screen_analysis.tui.graphics import Graphics
 from screen_analysis.tui.project_book import KnownProject
 from screen_analysis.tui.screens.compare import CompareScreen
@@ -28,6 +27,7 @@ from screen_analysis.tui.widgets import detail_text
 from screen_analysis.tui.widgets.analysis_detail import DetailText
 from screen_analysis.tui.widgets.project_sidebar import entry_lines
 from screen_analysis.tui.widgets.table.render import row_cells
+from screen_analysis.words import end_ellipsis, middle_ellipsis
 
 MB = 1024 * 1024
 HUGE = "Checkout " + "x" * (20 * MB)  # the 20 MB label

@@ -49,7 +49,7 @@ async def first_run(folder: Path, server: DemoServer) -> Connection:
 
 def offline_app(folder: Path, gone: Connection) -> ScreenAnalysisApp:
     """The app on the cache `first_run` left in `folder`, its server `gone`; on the real
-    clock, as the cache's times are (so the data is from today: "data from 10:42")."""
+    clock, as the cache's times are (so the data is from today: "data from 10:42 UTC")."""
     return make_app(
         folder, gone, open_cache=cache_at(folder / "c.db"), max_retries=0, clock=now_utc
     )
@@ -103,7 +103,7 @@ async def test_offline_the_detail_says_so_too(tmp_path: Path, size: tuple[int, i
         await pilot.press("enter")
         await wait_until(pilot, lambda: screen.detail.display and bool(screen.detail.item))
         mark = str(screen.detail.border_subtitle)
-        assert re.fullmatch(r"offline · data from \d\d:\d\d", mark), mark
+        assert re.fullmatch(r"offline · data from \d\d:\d\d UTC", mark), mark
         assert mark in screen.status_line.render().plain or size == (80, 24)
 
 

@@ -191,6 +191,13 @@ class InvalidAnalysis(NamedTuple):
 AnalysisItem = Analysis | InvalidAnalysis
 
 
+def as_sent(item: AnalysisItem) -> Any:
+    """The one raw-JSON shape of an analysis: an item as the server sent it, JSON-ready —
+    an analysis's documented fields then its unknown ones, an invalid item's JSON as
+    received. What exports, `--format json` and the local cache write."""
+    return item.model_dump(mode="json") if isinstance(item, Analysis) else item.raw
+
+
 class AnalysisPage(NamedTuple):
     """One page of the analyses listing, as the server sent it.
 
@@ -243,5 +250,6 @@ __all__ = [
     "Project",
     "RawPage",
     "adapter",
+    "as_sent",
     "parse_status",
 ]

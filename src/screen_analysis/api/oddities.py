@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from screen_analysis.api.models import Analysis, InvalidAnalysis
+from screen_analysis.numbers import count_of
 from screen_analysis.safe_text import one_line
 
 
@@ -106,7 +107,7 @@ class ListingNotes:
 
 
 def _rows(count: int) -> str:
-    return f"{count:,} analysis came with" if count == 1 else f"{count:,} analyses came with"
+    return count_of(count, "analysis", "analyses") + " came with"
 
 
 def _quoted(value: str | None) -> str:

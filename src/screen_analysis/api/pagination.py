@@ -30,6 +30,7 @@ from screen_analysis.api.errors import (
     PaginationLoopError,
 )
 from screen_analysis.api.models import AnalysisItem, AnalysisPage, RawPage
+from screen_analysis.numbers import format_count
 from screen_analysis.safe_text import one_line
 
 
@@ -367,7 +368,8 @@ class Walk(Generic[PageT]):
         fetched = self._pages.pages_fetched
         if fetched >= self._max_pages and self._pages.next_cursor is not None:
             raise PageBoundError(
-                f"it did not end within {fetched:,} pages ({self.rows_yielded:,} analyses); "
+                f"it did not end within {format_count(fetched)} pages"
+                f" ({format_count(self.rows_yielded)} analyses); "
                 f"the server still sent a next cursor",
                 request=self._pages.last_request,
             )

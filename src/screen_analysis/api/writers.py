@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, Protocol, TextIO
 
-from screen_analysis.api.models import CRITERIA, Analysis, AnalysisItem
+from screen_analysis.api.models import CRITERIA, AnalysisItem, as_sent
 from screen_analysis.safe_text import clean
 
 # Characters json.dumps(ensure_ascii=False) leaves raw that a terminal would act on (C1
@@ -164,8 +164,5 @@ def make_raw_writer(fmt: str, out: TextIO) -> RawWriter:
 
 
 def raw_of(items: Sequence[AnalysisItem]) -> list[Any]:
-    """The rows as the server sent them, for items kept without their page: an invalid
-    item's `raw`, an analysis's documented and unknown fields (JSON-ready)."""
-    return [
-        item.model_dump(mode="json") if isinstance(item, Analysis) else item.raw for item in items
-    ]
+    """The rows as the server sent them, for items kept without their page (`as_sent`)."""
+    return [as_sent(item) for item in items]

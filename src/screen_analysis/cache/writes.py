@@ -16,22 +16,21 @@ import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from screen_analysis.api.models import Analysis, AnalysisItem, InvalidAnalysis, Project
+from screen_analysis.api.models import AnalysisItem, InvalidAnalysis, Project, as_sent
 
 ALL = ""  # the project or status of a view that is not filtered
 MAX_ROW_BYTES = 1024 * 1024  # one analysis or project as JSON; a real one is a few KB
 
 
-def raw_of(item: AnalysisItem) -> tuple[str, str] | None:
-    """(id, JSON) of an item as the server sent it; None for an item without an id (such a
-    row is shown while online but not kept), and for one too large or too odd to keep."""
+def kept_row(item: AnalysisItem) -> tuple[str, str] | None:
+    """(id, JSON) of an item as the server sent it (`as_sent`); None for an item without an
+    id (such a row is shown while online but not kept), and for one too large or too odd to
+    keep."""
+    ident = item.id
+    if ident is None or (not ident and isinstance(item, InvalidAnalysis)):
+        return None
     try:
-        if isinstance(item, Analysis):
-            found = item.id, json.dumps(item.model_dump(mode="json"), separators=(",", ":"))
-        elif isinstance(item, InvalidAnalysis) and item.id:
-            found = item.id, json.dumps(item.raw, separators=(",", ":"), default=str)
-        else:
-            return None
+        found = ident, json.dumps(as_sent(item), separators=(",", ":"), default=str)
     except (ValueError, TypeError, RecursionError):
         return None
     return found if _fits(found[1]) else None
@@ -82,7 +81,7 @@ def kept_view(
 def _keep(
     db: sqlite3.Connection, scope: int, items: Iterable[AnalysisItem], now: float
 ) -> list[str]:
-    rows = [found for item in items if (found := raw_of(item)) is not None]
+    rows = [found for item in items if (found := kept_row(item)) is not None]
     db.executemany(
         "INSERT OR REPLACE INTO analyses (scope, id, raw, fetched_at) VALUES (?, ?, ?, ?)",
         [(scope, item_id, raw, now) for item_id, raw in rows],
@@ -166,7 +165,7 @@ def store_updates(
         "UPDATE views SET fetched_at = ? WHERE scope = ? AND project = ? AND status = ?",
         (now, scope, *view),
     )
-    rows = [found for item in items if (found := raw_of(item)) is not None]
+    rows = [found for item in items if (found := kept_row(item)) is not None]
     db.executemany(
         "UPDATE analyses SET raw = ?, fetched_at = ? WHERE scope = ? AND id = ?",
         [(raw, now, scope, item_id) for item_id, raw in rows],

@@ -15,6 +15,7 @@ from screen_analysis.api.errors import BadRequestError, EmptyPagesError
 from screen_analysis.api.models import STATUSES, AnalysisItem, AnalysisPage, RawPage
 from screen_analysis.api.oddities import UNKNOWN_TOTAL, ListingNotes
 from screen_analysis.api.pagination import Walk
+from screen_analysis.api.writers import raw_of
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.failures import warn
 from screen_analysis.cli.output import FORMATS, TableWriter, make_raw_writer, shell_word
@@ -232,7 +233,6 @@ def _list_offline(
     ctx: CliContext, project_id: str | None, status: str | None, most: int | None, fmt: str
 ) -> None:
     """The view as the local cache kept it; where it is from on stderr."""
-    from screen_analysis.api.models import Analysis
     from screen_analysis.cli.cache_commands import age_words, nothing_kept, offline_cache
 
     with offline_cache(ctx) as cache:
@@ -252,5 +252,5 @@ def _list_offline(
         TableWriter(sys.stdout).write(items)
         return
     writer = make_raw_writer(fmt, sys.stdout)
-    writer.write([i.model_dump(mode="json") if isinstance(i, Analysis) else i.raw for i in items])
+    writer.write(raw_of(items))
     writer.close()

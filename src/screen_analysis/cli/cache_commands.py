@@ -17,6 +17,7 @@ from screen_analysis.cli.param_types import PROFILE
 from screen_analysis.cli.root import CliContext
 from screen_analysis.numbers import count_of, format_count
 from screen_analysis.safe_text import clean
+from screen_analysis.words import long_ago, utc_time
 
 T = TypeVar("T")
 
@@ -64,17 +65,7 @@ def offline_cache(ctx: CliContext) -> Iterator[LocalCache]:
 
 def age_words(fetched_at: datetime, now: datetime | None = None) -> str:
     """ "data from 2026-11-23 10:42 UTC (3 hours ago)"."""
-    moment = now or datetime.now(UTC)
-    seconds = max(0, int((moment - fetched_at).total_seconds()))
-    if seconds < 90:
-        ago = f"{seconds} s ago"
-    elif seconds < 5400:
-        ago = f"{seconds // 60} min ago"
-    elif seconds < 172800:
-        ago = f"{seconds // 3600} hours ago"
-    else:
-        ago = f"{seconds // 86400} days ago"
-    return f"data from {fetched_at:%Y-%m-%d %H:%M} UTC ({ago})"
+    return f"data from {utc_time(fetched_at)} ({long_ago(fetched_at, now or datetime.now(UTC))})"
 
 
 def nothing_kept(what: str) -> CliError:
@@ -174,4 +165,4 @@ def _who(base_url: str, profile: str) -> str:
 
 
 def _minute(moment: datetime | None) -> str | None:
-    return None if moment is None else f"{moment:%Y-%m-%d %H:%M} UTC"
+    return None if moment is None else utc_time(moment)

@@ -13,8 +13,6 @@ import shutil
 from collections.abc import Sequence
 from typing import TextIO
 
-from rich.cells import cell_len, set_cell_size
-
 from screen_analysis.api.models import Analysis, AnalysisItem
 from screen_analysis.api.writers import (
     CSV_COLUMNS,
@@ -26,7 +24,9 @@ from screen_analysis.api.writers import (
     dumps_json,
     make_raw_writer,
 )
+from screen_analysis.numbers import format_score
 from screen_analysis.safe_text import clean
+from screen_analysis.words import fit_cell, utc_time
 
 __all__ = [
     "CSV_COLUMNS",
@@ -62,8 +62,7 @@ class TableWriter:
     def _line(self, cells: Sequence[str]) -> str:
         parts = []
         for cell, width in zip(cells, self._widths(), strict=True):
-            text = cell if cell_len(cell) <= width else set_cell_size(cell, width - 1) + "…"
-            parts.append(set_cell_size(text, width))
+            parts.append(fit_cell(cell, width))
         return "  ".join(parts).rstrip()
 
     def write(self, items: Sequence[AnalysisItem]) -> None:
@@ -73,8 +72,8 @@ class TableWriter:
             self.header_written = True
         for item in items:
             if isinstance(item, Analysis):
-                score = "—" if item.score is None else clean(item.score)
-                created = item.created_at.strftime("%Y-%m-%d %H:%M") if item.created_at else "—"
+                score = format_score(item.score)
+                created = utc_time(item.created_at)
                 cells = [clean(item.status or "—"), score, clean(item.label or ""), created]
                 cells.append(clean(item.id))
             else:

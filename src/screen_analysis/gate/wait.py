@@ -29,6 +29,7 @@ from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import APIConnectionError, RateLimitError, ServerError
 from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisStatus
+from screen_analysis.api.retry import backoff
 from screen_analysis.gate.scope import Scope, created_of
 from screen_analysis.insight.collect import fill
 from screen_analysis.numbers import format_count
@@ -162,7 +163,7 @@ async def wait_for_scoring(
             failures += 1
             if clock.monotonic() >= deadline:
                 raise
-            pause = min(interval * 2.0**failures, max(BACKOFF_CAP_S, interval))
+            pause = backoff(interval, failures, max(BACKOFF_CAP_S, interval))
             if isinstance(exc, RateLimitError) and exc.retry_after is not None:
                 pause = max(pause, exc.retry_after)
             state = state._replace(

@@ -40,6 +40,7 @@ from screen_analysis.tui.feed.refresh import (
 )
 from screen_analysis.tui.feed.totals import Totals, fetch_totals
 from screen_analysis.tui.feed.views import PAGE_SIZE, ViewKey
+from screen_analysis.words import capitalised
 
 
 @contextlib.asynccontextmanager
@@ -241,15 +242,17 @@ class Feed:
             return Paging("loading")  # `r` was pressed: what failed is being asked again
         words = describe_error(error)
         if isinstance(error, EmptyPagesError):
-            return Paging("stopped", words[:1].upper() + words[1:], "read on")
+            return Paging("stopped", capitalised(words), "read on")
         if self.failed is None:  # the server repeated a cursor, or sent one that cannot be read
-            return Paging("error", "Paging stopped: " + words, "reload from the top")
+            return Paging(
+                "error", describe_error(error, prefix="Paging stopped"), "reload from the top"
+            )
         if self.cursor_refused:
             restart = "restart the listing from the top"
-            return Paging("error", "Page cursor refused: " + words, restart)
+            return Paging("error", describe_error(error, prefix="Page cursor refused"), restart)
         prefix = "Couldn't load" if self.failed.replace else "Couldn't load more"
         again = "retry" if retry_can_help(error) else "ask again"
-        return Paging("error", f"{prefix}: {words}", again)
+        return Paging("error", describe_error(error, prefix=prefix), again)
 
     # Totals per status (the status filter's source)
 

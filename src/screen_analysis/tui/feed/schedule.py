@@ -11,16 +11,11 @@ import math
 import time
 from collections.abc import Callable
 
+from screen_analysis.api.retry import backoff
+from screen_analysis.words import wait_words
+
 BACKOFF_CAP_S = 60.0
 HELD_WORDS = {"focus": "terminal not focused", "suspended": "suspended"}
-
-
-def wait_words(seconds: float) -> str:
-    """How long until the next try, as every retry says it: "30 s", "2 min" (counted up:
-    "1 s" until the very end)."""
-    if seconds < 90:
-        return f"{math.ceil(seconds):.0f} s"
-    return f"{math.ceil(seconds / 60):.0f} min"
 
 
 class RefreshSchedule:
@@ -62,7 +57,7 @@ class RefreshSchedule:
         """Seconds until the next refresh."""
         if self.failures == 0:
             return self.base_s
-        return min(math.ldexp(self.base_s, self.failures), max(self.cap_s, self.base_s))
+        return backoff(self.base_s, self.failures, max(self.cap_s, self.base_s))
 
     def succeeded(self) -> None:
         """A refresh worked: back to the configured interval."""

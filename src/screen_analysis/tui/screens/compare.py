@@ -23,20 +23,15 @@ from textual.widgets import Static
 
 from screen_analysis.api.models import Analysis
 from screen_analysis.insight.compare import Comparison, compare
+from screen_analysis.numbers import DASH
 from screen_analysis.safe_text import DISPLAY_LIMIT, TITLE_LIMIT, clean
-from screen_analysis.tui.formatting import (
-    DASH,
-    Fitted,
-    hanging,
-    local_time,
-    status_glyph,
-    status_word,
-)
+from screen_analysis.tui.formatting import Fitted, hanging, status_glyph, status_word
 from screen_analysis.tui.screens.screen_keys import COMPARE_KEYS
 from screen_analysis.tui.widgets.app_header import AppHeader
 from screen_analysis.tui.widgets.diff_table import DiffTable
 from screen_analysis.tui.widgets.key_bar import KeyBar
 from screen_analysis.tui.widgets.screen_image import ScreenImage
+from screen_analysis.words import local_time
 
 MIN_IMAGE_ROWS = 3
 MIN_ROWS_WITH_FEEDBACK = 10

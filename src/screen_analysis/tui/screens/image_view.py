@@ -12,8 +12,9 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from screen_analysis.api.models import Analysis
+from screen_analysis.numbers import DASH, format_score
 from screen_analysis.safe_text import DISPLAY_LIMIT, clean
-from screen_analysis.tui.formatting import DASH, format_score, status_glyph, status_word
+from screen_analysis.tui.formatting import status_glyph, status_word
 from screen_analysis.tui.screens.screen_keys import IMAGE_VIEW_KEYS
 from screen_analysis.tui.themes import low_colour
 from screen_analysis.tui.widgets import detail_text

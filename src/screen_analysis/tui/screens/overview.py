@@ -49,6 +49,7 @@ from screen_analysis.tui.widgets.bar_rows import BarRows
 from screen_analysis.tui.widgets.column_chart import ColumnChart
 from screen_analysis.tui.widgets.key_bar import KeyBar
 from screen_analysis.tui.widgets.project_trends import ProjectTrends
+from screen_analysis.words import capitalised
 
 PAINT_EVERY_S = 0.5  # charts follow the walk at this pace; the progress line every page
 MIN_HISTOGRAM_ROWS = 4
@@ -186,9 +187,9 @@ class OverviewScreen(Screen[None]):
                 await self._read_cache(self._cache, exc)
             elif isinstance(exc, EmptyPagesError):  # its words say it stopped, and why
                 words = describe_error(exc)
-                self._stopped(words[:1].upper() + words[1:])
+                self._stopped(capitalised(words))
             else:
-                self._stopped("Stopped: " + describe_error(exc))
+                self._stopped(describe_error(exc, prefix="Stopped"))
             return
         self._finish(builder.result())
 
@@ -200,7 +201,7 @@ class OverviewScreen(Screen[None]):
         self.query_one("#offline", Static).update(Content(line))
         self.add_class("-offline")
         if found is None:
-            self._stopped("Stopped: " + describe_error(error))
+            self._stopped(describe_error(error, prefix="Stopped"))
             return
         self.from_cache = found
         self.remove_class("-loading")

@@ -11,13 +11,20 @@ from textual.content import Content
 from screen_analysis.insight.aggregates import HISTOGRAM_BINS, Overview
 from screen_analysis.insight.aggregates import weights_note as source_note
 from screen_analysis.insight.offline import KeptOverview
-from screen_analysis.numbers import DASH, count_of, format_count, format_mean, format_weights
+from screen_analysis.numbers import (
+    DASH,
+    count_of,
+    format_count,
+    format_mean,
+    format_span,
+    format_weights,
+)
 from screen_analysis.safe_text import DISPLAY_LIMIT, clean
-from screen_analysis.tui.formatting import Fitted, flow, hanging, local_time
+from screen_analysis.tui.formatting import Fitted, flow, hanging
 from screen_analysis.tui.widgets.bar_rows import BarHeading, BarRow
 from screen_analysis.tui.widgets.column_chart import EMPTY_MESSAGE, ColumnData
 from screen_analysis.tui.widgets.score_bar import score_tier
-from screen_analysis.tui.widgets.table.offline import data_time
+from screen_analysis.words import clock_time, day_month, local_time, utc_date, utc_time
 
 _STATUS_TONES = {"pending", "processing", "completed", "failed"}
 
@@ -37,14 +44,14 @@ def offline_line(found: KeptOverview | None, project_id: str | None, now: dateti
         return f"offline · the local cache holds no analyses of {scope} · r tries again"
     parts = ["offline"]
     if found.fetched_at:
-        parts.append(f"data from {data_time(found.fetched_at, now)}")
+        parts.append(f"data from {clock_time(found.fetched_at, now)}")
     kept = count_of(found.kept, "analysis", "analyses")
     return " · ".join([*parts, f"{kept} kept in the local cache", "r tries the server again"])
 
 
 def report_source(found: KeptOverview) -> str:
     """Where a report of the cache's overview comes from, for its header."""
-    when = f" (data from {found.fetched_at:%Y-%m-%d %H:%M} UTC)" if found.fetched_at else ""
+    when = f" (data from {utc_time(found.fetched_at)})" if found.fetched_at else ""
     return f"From the local cache{when}; not read from the server"
 
 
@@ -66,7 +73,7 @@ def summary_parts(overview: Overview, *, reading: bool = False) -> list[Content]
     if overview.mean_left_out():
         parts.append(Content(overview.mean_left_out() + " of the average"))
     if overview.first_at and overview.last_at:
-        parts.append(Content(f"{overview.first_at:%Y-%m-%d} to {overview.last_at:%Y-%m-%d}"))
+        parts.append(Content(f"{utc_date(overview.first_at)} to {utc_date(overview.last_at)}"))
     if not overview.complete:
         parts.append(Content("reading…" if reading else "stopped early (r loads again)"))
     return parts
@@ -181,7 +188,7 @@ def timeline(overview: Overview, now: datetime) -> ColumnData:
     data covers only in part (the first, and one not over by `now`) are hatched."""
     points = overview.timeline.points
     # Every point offers its date; the chart shows those that fit without overlapping.
-    labels = tuple((index, point.start.strftime("%d %b")) for index, point in enumerate(points))
+    labels = tuple((index, day_month(point.start)) for index, point in enumerate(points))
     bottom, top = timeline_axis(overview)
     return ColumnData(
         tuple(point.mean for point in points),
@@ -206,7 +213,7 @@ def timeline_title(overview: Overview, now: datetime) -> str:
     if not scored:
         return f"Mean score per {timeline.unit}"
     bottom, top = timeline_axis(overview)
-    axis = f" (axis {bottom:.0f}–{top:.0f})" if (bottom, top) != (0.0, 100.0) else ""
+    axis = f" (axis {format_span(bottom, top)})" if (bottom, top) != (0.0, 100.0) else ""
     latest, partial = scored[-1]
     so_far = f", {timeline.unit} not over" if partial else ""
     return (

@@ -330,7 +330,7 @@ class ProjectSidebar(ProjectList):
             if isinstance(error, NotFoundError):
                 text = "No project " + label + " on this server; it was not added."
             else:
-                text = "Couldn't check the project " + label + ": " + describe_error(error)
+                text = describe_error(error, prefix="Couldn't check the project " + label)
             self.notify(text, severity="error", markup=False)
             if project_id not in self._listed:
                 self._book.forget(project_id)

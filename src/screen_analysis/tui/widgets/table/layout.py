@@ -1,7 +1,8 @@
-"""Columns of the analyses table for a given width, and fitting text into cells.
+"""Columns of the analyses table for a given width (text is fitted into them by
+`words.fit_cell`).
 
 The label is the column that tells rows apart, so it gets the room (and, cut, keeps its start
-and its last words: `formatting.label_ellipsis`): status, score and age
+and its last words: `words.label_ellipsis`): status, score and age
 start compact (a glyph and at most four letters, "5m"; the glyph alone when even then the
 label would have less than `LABEL_FLOOR` cells), and the project, the longer status word and
 age, and the id are added, in that order, only while the label keeps `LABEL_ROOM` cells.
@@ -10,13 +11,10 @@ Everything depends on the width alone, never on the data.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
 from rich.cells import cell_len
-
-from screen_analysis.tui.formatting import end_ellipsis
 
 CELL_PADDING = 1  # blank cells on each side of a column
 LABEL_ROOM = 40  # an optional column or a longer form is shown only if the label keeps this
@@ -93,16 +91,6 @@ def layout_columns(width: int) -> tuple[Column, ...]:
 def label_width(width: int) -> int:
     """The cells the label gets in a table `width` cells wide."""
     return next(column.width for column in layout_columns(width) if column.key == "label")
-
-
-def fit_cell(
-    text: str, width: int, *, right: bool = False, cut: Callable[[str, int], str] = end_ellipsis
-) -> str:
-    """`text` cut (with an ellipsis, at the end unless `cut` says otherwise) or padded to
-    exactly `width` terminal cells."""
-    text = cut(text, width)
-    padding = " " * (width - cell_len(text))
-    return padding + text if right else text + padding
 
 
 def pad(text: str) -> str:

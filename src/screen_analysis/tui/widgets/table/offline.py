@@ -1,7 +1,7 @@
 """What the analyses pane shows when its rows are not fresh from the server: rows from the
-local cache while the server is asked ("data from 10:42 · refreshing…"), or offline, the cache's
-rows while the server cannot be reached ("offline · data from 10:42 · retry in 30 s"),
-with retries that back off and wait while the terminal is unfocused.
+local cache while the server is asked ("data from 10:42 CET · refreshing…"), or offline,
+the cache's rows while the server cannot be reached ("offline · data from 10:42 CET · retry
+in 30 s"), with retries that back off and wait while the terminal is unfocused.
 
 A part the pane composes; the retries run on their own `RefreshTimer`, whose rounds the pane
 runs (a reload of the view), while the pane's auto-refresh rounds (`rounds`) are stopped.
@@ -17,19 +17,12 @@ from typing import NamedTuple
 from textual.timer import Timer
 
 from screen_analysis.tui.feed import RefreshSchedule
-from screen_analysis.tui.feed.schedule import HELD_WORDS, wait_words
+from screen_analysis.tui.feed.schedule import HELD_WORDS
 from screen_analysis.tui.widgets.table.live import RefreshTimer, SetTimer
+from screen_analysis.words import clock_time, wait_words
 
 RETRY_S = 30.0  # the first retry while offline; then twice as long each time
 RETRY_CAP_S = 300.0
-
-
-def data_time(when: datetime, now: datetime) -> str:
-    """ "10:42" for data from today (local time), else "Nov 22 10:42"."""
-    local = when.astimezone()
-    if now.astimezone().date() == local.date():
-        return local.strftime("%H:%M")
-    return local.strftime("%b %d %H:%M")
 
 
 class StaleWords(NamedTuple):
@@ -40,12 +33,19 @@ class StaleWords(NamedTuple):
     forms: tuple[str, ...]
 
 
-def stale_forms(parts: Sequence[str]) -> tuple[str, ...]:
+def stale_forms(parts: Sequence[str], bare: Sequence[str] = ()) -> tuple[str, ...]:
     """`parts` (the most important first) joined with " · ", then with the last part left
     out, and so on down to the first alone: one wording at every width, its least
-    important parts dropped first."""
+    important parts dropped first. `bare`: the same parts with the time's zone left out;
+    each wording is followed by its bare one, so the zone is the first thing to go."""
     kept = [part for part in parts if part]
-    return tuple(" · ".join(kept[:count]) for count in range(len(kept), 0, -1))
+    plain = [part for part in bare if part]
+    forms: list[str] = []
+    for count in range(len(kept), 0, -1):
+        forms.append(" · ".join(kept[:count]))
+        if plain:
+            forms.append(" · ".join(plain[:count]))
+    return tuple(dict.fromkeys(forms))
 
 
 def offline_parts(since: str, note: str, then: str) -> tuple[str, str, str, str]:
@@ -149,9 +149,11 @@ class OfflineWatch:
         """What the status line says, or None when the rows are fresh."""
         if self.data_time is None:
             return None
-        since = data_time(self.data_time, self._clock())
+        now = self._clock()
+        since, bare = clock_time(self.data_time, now), clock_time(self.data_time, now, zone=False)
         if not self.offline:
-            return StaleWords("cached", stale_forms((f"data from {since}", "refreshing…")))
+            cached = [(f"data from {at}", "refreshing…") for at in (since, bare)]
+            return StaleWords("cached", stale_forms(*cached))
         schedule = self._retries.schedule
         left = self._retries.seconds_left
         if self._retries.running:
@@ -160,12 +162,13 @@ class OfflineWatch:
             then = "retries wait (" + HELD_WORDS.get(min(schedule.held), min(schedule.held)) + ")"
         else:
             then = "retry in " + wait_words(schedule.interval_s if left is None else left)
-        return StaleWords("offline", stale_forms(offline_parts(since, self.note, then)))
+        offline = [offline_parts(at, self.note, then) for at in (since, bare)]
+        return StaleWords("offline", stale_forms(*offline))
 
     def mark(self) -> str:
         """The offline words without the countdown, for a part that shows no status line
-        ("offline · data from 15:47"); "" when online."""
+        ("offline · data from 15:47 CET"); "" when online."""
         if not self.offline or self.data_time is None:
             return ""
-        since = data_time(self.data_time, self._clock())
+        since = clock_time(self.data_time, self._clock())
         return " · ".join(offline_parts(since, "", "")[:2])

@@ -53,7 +53,7 @@ def nothing_shown(source: PageSource) -> str:
     return empty_words(source.view) if source.done else LOADING
 
 
-def failure_words(source: PageSource, error: Exception) -> str:
+def load_failure(source: PageSource, error: Exception) -> str:
     """A failed load in a notification: what failed and what `r` does about it."""
     paging = source.paging_state()
     if paging.state in ("error", "stopped"):

@@ -16,7 +16,7 @@ from textual.strip import Strip
 
 from screen_analysis.api.models import AnalysisItem
 from screen_analysis.safe_text import clean
-from screen_analysis.tui.widgets.table.layout import centre, fit_cell, layout_columns
+from screen_analysis.tui.widgets.table.layout import centre, layout_columns
 from screen_analysis.tui.widgets.table.render import (
     RowCells,
     header_strip,
@@ -24,6 +24,7 @@ from screen_analysis.tui.widgets.table.render import (
     status_class_of,
 )
 from screen_analysis.tui.widgets.table.rows import TableRows
+from screen_analysis.words import fit_cell
 
 HEADER_HEIGHT = 1  # the table's header row
 

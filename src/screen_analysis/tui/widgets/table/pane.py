@@ -42,7 +42,7 @@ from screen_analysis.tui.widgets.table.messages import (
 from screen_analysis.tui.widgets.table.offline import OfflineWatch
 from screen_analysis.tui.widgets.table.paging_words import (
     LOADING,
-    failure_words,
+    load_failure,
     nothing_shown,
     paging_status,
 )
@@ -251,7 +251,7 @@ class AnalysesPane(Vertical):
         if batch.total is not None or batch.odd_total is not None:
             self.post_message(self.TotalSeen(batch.load.key, batch.total))
         if batch.loop_error is not None:
-            self.notify("Paging stopped: " + describe_error(batch.loop_error),
+            self.notify(describe_error(batch.loop_error, prefix="Paging stopped"),
                         severity="warning", markup=False)  # fmt: skip
         self.update_status()
         self._load_wanted()
@@ -274,7 +274,7 @@ class AnalysesPane(Vertical):
         if not self.table.items:
             self.table.empty_message = nothing_shown(self._source)
         self.update_status()
-        words = failure_words(self._source, error)
+        words = load_failure(self._source, error)
         self.post_message(self.Failed(error, self.reload, words, self._ever_loaded))
 
     def update_status(self) -> None:
@@ -339,7 +339,7 @@ class AnalysesPane(Vertical):
         self._watch.confirmed()
         self._kept_total = None
         self.table.set_items([])
-        self.table.empty_message = "Nothing to show: " + describe_error(error)
+        self.table.empty_message = describe_error(error, prefix="Nothing to show")
         self.update_status()
         return True
 

@@ -15,21 +15,17 @@ from rich.style import Style
 from textual.strip import Strip
 
 from screen_analysis.api.models import Analysis, AnalysisItem, InvalidAnalysis
+from screen_analysis.numbers import DASH, format_score
 from screen_analysis.safe_text import DISPLAY_LIMIT, clean
 from screen_analysis.tui.formatting import (
-    DASH,
-    end_ellipsis,
-    format_score,
-    label_ellipsis,
-    relative_time,
-    short_age,
     short_status_word,
     status_class,
     status_glyph,
     status_word,
 )
-from screen_analysis.tui.widgets.table.layout import CELL_PADDING, Column, fit_cell, pad
+from screen_analysis.tui.widgets.table.layout import CELL_PADDING, Column, pad
 from screen_analysis.tui.widgets.table.order import SortOrder
+from screen_analysis.words import end_ellipsis, fit_cell, label_ellipsis, relative_time, short_age
 
 INVALID_GLYPH = "!"
 RowCells = dict[str, str]

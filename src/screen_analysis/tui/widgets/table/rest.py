@@ -81,7 +81,7 @@ class RestLoader:
             raise
         except Exception as error:
             self._ended()
-            words = "Loading the rest stopped: " + describe_error(error) + " — r retries"
+            words = describe_error(error, prefix="Loading the rest stopped") + " — r retries"
             self._widget.post_message(Failed(error, self.start, words, True))
             return
         self._ended()

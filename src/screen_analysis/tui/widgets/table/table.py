@@ -25,7 +25,7 @@ from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.keys import SHOWN, RankedBinding
 from screen_analysis.tui.widgets.table.cursor import RowCursorView
 from screen_analysis.tui.widgets.table.flash import RowFlashes
-from screen_analysis.tui.widgets.table.layout import fit_cell, layout_columns
+from screen_analysis.tui.widgets.table.layout import layout_columns
 from screen_analysis.tui.widgets.table.messages import Highlighted, Selected, SortChanged, Wanted
 from screen_analysis.tui.widgets.table.order import SortOrder, clicked_sort, next_sort
 from screen_analysis.tui.widgets.table.paint import TablePainter
@@ -33,7 +33,7 @@ from screen_analysis.tui.widgets.table.render import RowCells, row_cells, status
 from screen_analysis.tui.widgets.table.rows import TableRows
 from screen_analysis.tui.widgets.table.styles import TABLE_COMPONENT_CLASSES, TABLE_CSS
 
-__all__ = ["AnalysesTable", "SortOrder", "fit_cell", "layout_columns"]
+__all__ = ["AnalysesTable", "SortOrder", "layout_columns"]
 
 CLOCK_TICK_SECONDS = 30.0  # relative times ("5m ago") are re-rendered this often
 MARK = "◆A "  # before the label of the analysis marked for a comparison (readable without colour)
