@@ -53,6 +53,7 @@ def describe_errors(
     most: int = 3,
     name: Callable[[Loc], str] = dotted,
     kinds: bool = True,
+    values: bool = False,
     words: Mapping[str, str] | None = None,
 ) -> str:
     """The first problems of a validation error (or of some of its errors) in one short
@@ -60,31 +61,56 @@ def describe_errors(
     value found, never the value ("score: should be a number, not a boolean").
 
     `kinds=False` leaves the kind out, where every value is text (a command line's);
+    `values=True` repeats the value found instead ("got 'seventy'", `quoted`), for what
+    the user typed (never for a server's answer);
     `words` replaces pydantic's words for some error types (a config file says "should be
     a table" where pydantic says "a valid dictionary"). A bound is worded from the bounds
     declared ("should be ≥ 0", "should be from 1 to 100"), with its reason when it gives
     one (`bound`); a key the type does not know is "not a known key"."""
     errors = exc if isinstance(exc, Sequence) else exc.errors(include_url=False)
-    problems = [_problem(error, name, kinds, words or {}) for error in errors]
+    problems = [_problem(error, name, kinds, values, words or {}) for error in errors]
     if len(problems) > most:
         problems[most:] = [f"and {len(problems) - most} more"]
     return one_line("; ".join(problems), limit=200)
 
 
 def _problem(
-    error: ErrorDetails, name: Callable[[Loc], str], kinds: bool, words: Mapping[str, str]
+    error: ErrorDetails,
+    name: Callable[[Loc], str],
+    kinds: bool,
+    values: bool,
+    words: Mapping[str, str],
 ) -> str:
     where = name(tuple(error["loc"])) or "item"
     kind = error["type"]
     if kind in UNKNOWN_KEY:
         return f"{where}: not a known key"
-    message = _bounds(error.get("ctx") or {}) if kind in _BOUND_TYPES else words.get(kind)
+    context = error.get("ctx") or {}
+    message = words.get(kind)
+    if message is None and kind in _BOUND_TYPES:
+        message = context.get("words") or _bounds(context)
     if message is None:
         message = error["msg"].removeprefix("Input ")
         message = message[:1].lower() + message[1:]
-    if kinds and kind.endswith("_type") and "input" in error:
+    if "input" not in error or "given" in context:  # the message repeats the value itself
+        return f"{where}: {message}"
+    if values:
+        message = f"{message}, got {quoted(error['input'])}"
+    elif kinds and kind.endswith("_type"):
         message = f"{message}, not {kind_of(error['input'])}"
     return f"{where}: {message}"
+
+
+QUOTED = 40  # characters of a bad value repeated in an error line
+
+
+def quoted(value: object) -> str:
+    """`value` as an error line repeats it: quoted, cut to a few dozen characters (a
+    number as it would be typed: `-5`, not `-5.0`; a repeated option's values joined)."""
+    if isinstance(value, list | tuple):
+        return repr(shorten(", ".join(str(part) for part in value), QUOTED))
+    text = f"{value:g}" if isinstance(value, float) else str(value)
+    return repr(shorten(text, QUOTED))
 
 
 UNKNOWN_KEY = frozenset({"extra_forbidden", "unexpected_keyword_argument"})
@@ -141,6 +167,8 @@ class bound:
     le: float | None = None
     lt: float | None = None
     why: str | None = None
+    words: str | None = None  # the refusal's own words, in place of "should be ≥ 0 (why)"
+    whole: bool = False  # a whole number as well (2.0 is 2; 2.5 is refused in the same words)
 
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
@@ -153,16 +181,20 @@ class bound:
         limits: dict[str, Any] = {
             key: getattr(self, key) for key in _SIGNS if getattr(self, key) is not None
         }
-        whole = source is int
+        whole = self.whole or source is int
         within = core_schema.int_schema(**limits) if whole else core_schema.float_schema(**limits)
-        context = {**limits, **({"why": self.why} if self.why else {})}
+        context = {
+            **limits,
+            **({"why": self.why} if self.why else {}),
+            **({"words": self.words} if self.words else {}),
+        }
         return core_schema.chain_schema(
             [
                 handler(source),
                 core_schema.custom_error_schema(
                     within,
                     custom_error_type="out_of_bounds",
-                    custom_error_message=_bounds(context) or "should be within bounds",
+                    custom_error_message=self.words or _bounds(context) or "out of bounds",
                     custom_error_context=context,
                 ),
             ]

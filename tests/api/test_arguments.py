@@ -72,7 +72,7 @@ async def test_project_ids_are_refused_before_any_request(
 
 
 def test_limit_messages_name_the_bounds() -> None:
-    with pytest.raises(InvalidArgumentError, match=r"^limit: should be from 1 to 100$"):
+    with pytest.raises(InvalidArgumentError, match=r"^limit: must be from 1 to 100, got '101'$"):
         from screen_analysis.api.arguments import check_limit
 
         check_limit(101)

@@ -206,22 +206,22 @@ def one_line(result) -> str:
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (["--min", "delight=3"], "--min delight: not a criterion; known: visual_clarity"),
-        (["--min-score", "-5"], "--min-score: should be ≥ 0 (a minimum below 0 would"),
-        (["--min", "color_contrast=-1"], "--min color_contrast: should be ≥ 0"),
-        (["--min-score", "nan"], "--min-score: should be a finite number"),
-        (["--min", "color_contrast=inf"], "--min color_contrast: should be a finite number"),
-        (["--max-drop", "-1", "--baseline-since", "7d"], "--max-drop: should be ≥ 0"),
-        (["--max-drop", "inf", "--baseline-since", "7d"], "--max-drop: should be a finite"),
+        (["--min", "delight=3"], "unknown criterion 'delight'"),
+        (["--min-score", "-5"], "--min-score: points must be ≥ 0 (a minimum below 0 would"),
+        (["--min", "color_contrast=-1"], "--min color_contrast: points must be ≥ 0"),
+        (["--min-score", "nan"], "--min-score: expected a finite number, got 'nan'"),
+        (["--min", "color_contrast=inf"], "--min color_contrast: expected a finite number"),
+        (["--max-drop", "-1", "--baseline-since", "7d"], "--max-drop: points must be ≥ 0"),
+        (["--max-drop", "inf", "--baseline-since", "7d"], "--max-drop: expected a finite"),
         (
             ["--min", "color_contrast=50", "--min", "color_contrast=60"],
             "--min: color_contrast given twice (50 and 60)",
         ),
         (["--min", "color-contrast=5", "--min", "Color_Contrast=5"], "color_contrast given twice"),
-        (["--min-score", "high"], "--min-score: should be a number"),
-        (["--max-failed", "12 percent"], "--max-failed: should be a number"),
+        (["--min-score", "high"], "--min-score: expected a number, got 'high'"),
+        (["--max-failed", "12 percent"], "--max-failed: expected a number"),
         (["--min-score", "1", "--since", "last week"], "--since: expected a date"),
-        (["--min-score", "1", "--last", "many"], "--last: should be a whole number"),
+        (["--min-score", "1", "--last", "many"], "--last: expected a number"),
         (["--max-drop", "1", "--baseline", "missing.json"], "cannot read baseline missing.json"),
         (["nightly"], "unknown check 'nightly'"),
         (["--config-file", "nope.toml"], "--config-file: no such file"),
@@ -317,7 +317,7 @@ def test_a_criterion_twice_in_a_checks_table_is_bad_input(
         ("min = { color_contrast = 50, color-contrast = 60 }", "color_contrast given twice"),
         ('min = ["color_contrast=50", "COLOR_CONTRAST=60"]', "color_contrast given twice"),
         ("min_score = -5", "min_score in [checks.gate] of"),
-        ("min = { cta_effectiveness = nan }", "should be a finite number"),
+        ("min = { cta_effectiveness = nan }", "expected a finite number"),
     ]:
         checks.write_text(f"[checks.gate]\n{table}\n")
         result = invoke("check", "gate", "--config-file", str(checks))

@@ -101,31 +101,34 @@ def test_every_assertion_is_read() -> None:
 @pytest.mark.parametrize(
     ("flags", "starts"),
     [
-        ({"min_score": "seventy"}, "--min-score: should be a number"),
-        ({"min_score": "nan"}, "--min-score: should be a finite number"),
-        ({"min_score": "inf"}, "--min-score: should be a finite number"),
-        ({"min": ("cta_effectiveness=lots",)}, "--min cta_effectiveness: should be a number"),
-        ({"min": ("cta_effectiveness",)}, "--min: should be CRITERION=N"),
-        ({"max_failed": "150"}, "--max-failed: should be from 0 to 100 (a percentage)"),
-        ({"min_score": "-5"}, "--min-score: should be ≥ 0 (a minimum below 0 would pass"),
-        ({"min_score": -0.5}, "--min-score: should be ≥ 0"),
-        ({"min": ("visual_clarity=-1",)}, "--min visual_clarity: should be ≥ 0"),
-        ({"min": ("visual_clarity=nan",)}, "--min visual_clarity: should be a finite number"),
-        ({"max_drop": "inf", "baseline": "b.json"}, "--max-drop: should be a finite number"),
+        ({"min_score": "seventy"}, "--min-score: expected a number, got 'seventy'"),
+        ({"min_score": "nan"}, "--min-score: expected a finite number"),
+        ({"min_score": "inf"}, "--min-score: expected a finite number"),
+        ({"min": ("cta_effectiveness=lots",)}, "--min cta_effectiveness: expected a number"),
+        ({"min": ("cta_effectiveness",)}, "--min: expected CRITERION=N"),
+        ({"max_failed": "150"}, "--max-failed: a percentage from 0 to 100"),
+        ({"min_score": "-5"}, "--min-score: points must be ≥ 0 (a minimum below 0 would"),
+        ({"min_score": -0.5}, "--min-score: points must be ≥ 0"),
+        ({"min": ("visual_clarity=-1",)}, "--min visual_clarity: points must be ≥ 0"),
+        ({"min": ("visual_clarity=nan",)}, "--min visual_clarity: expected a finite number"),
+        ({"max_drop": "inf", "baseline": "b.json"}, "--max-drop: expected a finite number"),
         (
             {"min": ("color_contrast=50", "color_contrast=60")},
             "--min: color_contrast given twice (50 and 60); give each criterion once",
         ),
         ({"min": ("color-contrast=50", "COLOR_CONTRAST=50")}, "--min: color_contrast given twice"),
-        ({"max_failed": "ten%"}, "--max-failed: should be a number"),
-        ({"min_count": "2.5"}, "--min-count: should be a whole number"),
-        ({"min_count": "-1"}, "--min-count: should be ≥ 0"),
-        ({"min_score": "1", "last": "0"}, "--last: should be ≥ 1"),
-        ({"min_score": "1", "timeout": "0"}, "--timeout: should be > 0"),
-        ({"min_score": "1", "poll_interval": "0"}, "--poll-interval: should be ≥ 0.1"),
-        ({"min_score": "1", "project_id": "a/b"}, "--project-id: should be an id: not blank"),
+        ({"max_failed": "ten%"}, "--max-failed: expected a number"),
+        ({"min_count": "2.5"}, "--min-count: expected a whole number ≥ 0"),
+        ({"min_count": "-1"}, "--min-count: expected a whole number ≥ 0"),
+        ({"min_score": "1", "last": "0"}, "--last: expected a whole number ≥ 1"),
+        ({"min_score": "1", "timeout": "0"}, "--timeout: seconds must be > 0"),
+        ({"min_score": "1", "poll_interval": "0"}, "--poll-interval: at least 0.1 s"),
+        (
+            {"min_score": "1", "project_id": "a/b"},
+            "--project-id: must be a non-empty string without '/'",
+        ),
         ({"max_drop": "5"}, "--max-drop compares with a baseline"),
-        ({"max_drop": "-1", "baseline": "b.json"}, "--max-drop: should be ≥ 0 (a negative"),
+        ({"max_drop": "-1", "baseline": "b.json"}, "--max-drop: points must be ≥ 0"),
         ({"min_score": "1", "baseline": "b.json"}, "a baseline is compared with --max-drop"),
         (
             {"max_drop": "1", "baseline": "b.json", "baseline_since": "7d"},
@@ -145,7 +148,7 @@ def test_bad_input_is_one_line_naming_the_option(flags: dict[str, object], start
 
 def test_an_unknown_criterion_lists_the_documented_ones() -> None:
     message = refused(min=("delight=3",))
-    assert message.startswith("--min delight: not a criterion; known: ")
+    assert message.startswith("--min: unknown criterion 'delight'")
     for criterion in Criterion:
         assert criterion.value in message
 
@@ -183,16 +186,13 @@ def test_a_table_names_its_own_keys_in_errors() -> None:
     with pytest.raises(GateInputError, match=r"^min_score in \[checks.release\] of c.toml: "):
         build_spec([table], now=NOW)
     typo = Source({"min_scroe": 70}, "[checks.release] of c.toml")
-    with pytest.raises(
-        GateInputError,
-        match=r"^min_scroe in \[checks.release\] of c.toml: not a known key; known: ",
-    ):
+    with pytest.raises(GateInputError, match=r"^min_scroe in \[checks.release\] of c.toml: not a "):
         build_spec([typo], now=NOW)
     boolean = Source({"min_score": True}, "[checks.x] of c.toml")
-    with pytest.raises(GateInputError, match="should be a number, not a boolean"):
+    with pytest.raises(GateInputError, match="expected a number, got 'True'"):
         build_spec([boolean], now=NOW)
     wait = Source({"min_score": 1, "wait": "yes"}, "[checks.x] of c.toml")
-    with pytest.raises(GateInputError, match="should be true or false, not a string"):
+    with pytest.raises(GateInputError, match="expected true or false"):
         build_spec([wait], now=NOW)
 
 

@@ -1,8 +1,9 @@
 """Arguments checked before any request is sent, each refusal an InvalidArgumentError.
 
 The arguments of a listing, an identifier, a cursor and a bound on items are declared as
-pydantic types (below) and refused in the words of `validation.describe_errors` ("limit:
-should be from 1 to 100"); the base URL is read by httpx and the key is never echoed.
+pydantic types (below), each with the words of its refusal, and refused through
+`validation.describe_errors`, the one wording of a validation error: "limit: must be from 1
+to 100, got 101". The base URL is read by httpx; the key is never echoed.
 """
 
 from __future__ import annotations
@@ -29,22 +30,35 @@ _HEADER_SAFE = re.compile(r"[\x21-\x7e]+")
 Identifier = Annotated[
     str,
     Field(pattern=_ID_PATTERN),
-    worded("should be an id: not blank, '.' or '..', and without '/' or control characters"),
+    worded("must be a non-empty string without '/', control characters or dot segments"),
 ]
 """An id as a path segment or a query value: non-blank, without '/', control characters or
 dot segments."""
 
-Limit = Annotated[int, Strict(), bound(ge=MIN_LIMIT, le=MAX_LIMIT)]
+Limit = Annotated[
+    int,
+    Strict(),
+    worded(f"must be an integer from {MIN_LIMIT} to {MAX_LIMIT}", error="limit_type"),
+    bound(ge=MIN_LIMIT, le=MAX_LIMIT, words=f"must be from {MIN_LIMIT} to {MAX_LIMIT}"),
+]
 """A page size: a whole number from 1 to 100 (never a boolean, a float or a numeric text)."""
 
 Cursor = Annotated[
-    str, Strict(), Field(min_length=1), worded("should be a non-empty cursor string")
+    str, Strict(), Field(min_length=1), worded("must be a non-empty cursor string")
 ]
 """A cursor as the server gave it: a non-empty string."""
 
-MaxItems = Annotated[int, Strict(), Field(ge=1)]
+MaxItems = Annotated[
+    int, Strict(), Field(ge=1), worded("must be a positive integer", error="max_items")
+]
 """A bound on the items of a walk: a whole number, at least 1."""
 
+
+Status = Annotated[
+    AnalysisStatus,
+    worded("must be one of " + ", ".join(s.value for s in AnalysisStatus), error="status"),
+]
+"""One of the four documented statuses, as its text."""
 
 _ARGUMENTS = ConfigDict(extra="forbid", defer_build=True)
 
@@ -54,7 +68,7 @@ class ListArguments:
     """The filters and page size of a listing of analyses, as the request sends them."""
 
     project_id: Identifier | None = None
-    status: AnalysisStatus | None = None  # one of the documented four, as its text
+    status: Status | None = None
     limit: Limit = 20
 
 
@@ -73,7 +87,7 @@ def check_limit(value: object, *, name: str = "limit") -> int:
 
 def check_status(value: object) -> str | None:
     """None, or one of the four documented statuses."""
-    status = _checked(AnalysisStatus | None, value, "status")
+    status = _checked(Status | None, value, "status")
     return None if status is None else str(status.value)
 
 
@@ -111,7 +125,8 @@ def _checked(kind: Any, value: object, name: str | None = None) -> Any:
         def named(loc: tuple[int | str, ...]) -> str:
             return dotted((name, *loc)) if name else dotted(loc)
 
-        raise InvalidArgumentError(describe_errors(exc, name=named), param=param) from None
+        words = describe_errors(exc, name=named, values=True)
+        raise InvalidArgumentError(words, param=param) from None
 
 
 def check_base_url(value: object) -> httpx.URL:

@@ -98,8 +98,7 @@ class Source(NamedTuple):
     def checked(self, kind: Any, value: object, name: Callable[[Loc], str] | str) -> Any:
         """`value` as the declared `kind`, or GateInputError in the words of
         `describe_errors`, each problem named by `name` (a function of its place, or one
-        name for all; the kind of value found is said for a table's: on the command line
-        every value is text)."""
+        name for all) and the value found repeated: it is the user's own."""
         try:
             return adapter(kind).validate_python(value)
         except ValidationError as exc:
@@ -108,7 +107,7 @@ class Source(NamedTuple):
             def named(loc: Loc) -> str:
                 return label if isinstance(label, str) else label(loc)
 
-            words = describe_errors(exc, name=named, kinds=self.table is not None)
+            words = describe_errors(exc, name=named, values=True)
             if any(error["type"] in UNKNOWN_KEY for error in exc.errors()):
                 words += "; known: " + ", ".join(SPEC_KEYS)
             raise GateInputError(words) from None
@@ -119,8 +118,7 @@ def _min_entries(pairs: Sequence[tuple[str, Any]], source: Source) -> dict[Crite
     a criterion given twice (however spelt) is refused rather than one value dropped."""
     entries: dict[Criterion, float] = {}
     for key, given in pairs:
-        where = source.entry("min", key)
-        criterion = source.checked(CriterionName, key, where)
+        criterion = source.checked(CriterionName, key, source.name("min"))
         named = source.entry("min", criterion.value)
         least = source.checked(Points, given, named)
         if criterion in entries:

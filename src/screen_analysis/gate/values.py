@@ -14,14 +14,21 @@ import dataclasses
 from datetime import date, datetime
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, ConfigDict, Field, GetPydanticSchema, Strict, StrictStr
+from pydantic import (
+    BeforeValidator,
+    ConfigDict,
+    GetPydanticSchema,
+    PlainValidator,
+    Strict,
+    StrictStr,
+)
 from pydantic.dataclasses import dataclass
-from pydantic_core import core_schema
+from pydantic_core import PydanticCustomError, core_schema
 
 from screen_analysis.api.arguments import Identifier
-from screen_analysis.api.fields import Count, one_of
+from screen_analysis.api.fields import one_of
 from screen_analysis.api.models import CRITERIA, Criterion
-from screen_analysis.validation import bound, worded
+from screen_analysis.validation import bound, quoted, worded
 
 SCORE_FLOOR = "a minimum below 0 would pass any score"
 DROP_FLOOR = "a negative allowance would demand a rise"
@@ -32,15 +39,18 @@ _NUMBER = one_of(
     core_schema.float_schema(strict=True),
     core_schema.chain_schema([core_schema.str_schema(strict=True), core_schema.float_schema()]),
     error="number_type",
-    message="should be a number",
+    message="expected a number",
+)
+_FINITE = core_schema.custom_error_schema(
+    core_schema.float_schema(allow_inf_nan=False),
+    custom_error_type="not_finite",
+    custom_error_message="expected a finite number",
 )
 
 Finite = Annotated[
     float,
     GetPydanticSchema(
-        lambda source, handler: core_schema.chain_schema(
-            [_NUMBER(source, handler), core_schema.float_schema(allow_inf_nan=False)]
-        )
+        lambda source, handler: core_schema.chain_schema([_NUMBER(source, handler), _FINITE])
     ),
 ]
 """A finite number, or text holding one; never a boolean."""
@@ -51,13 +61,24 @@ def _without_percent(value: Any) -> Any:
     return value.strip().removesuffix("%") if isinstance(value, str) else value
 
 
-Points = Annotated[Finite, bound(ge=0, why=SCORE_FLOOR)]
+Points = Annotated[Finite, bound(ge=0, words=f"points must be ≥ 0 ({SCORE_FLOOR})")]
 """A minimum in points (a mean score, a criterion's mean)."""
 
 Share = Annotated[
-    Finite, BeforeValidator(_without_percent), bound(ge=0, le=100, why="a percentage")
+    Finite,
+    BeforeValidator(_without_percent),
+    bound(ge=0, le=100, words="a percentage from 0 to 100"),
 ]
 """A share in percent, `10` or `"10%"`."""
+
+Drop = Annotated[Finite, bound(ge=0, words=f"points must be ≥ 0 ({DROP_FLOOR})")]
+"""An allowed drop from the baseline, in points."""
+
+Whole0 = Annotated[Finite, bound(ge=0, whole=True, words="expected a whole number ≥ 0")]
+"""A count: a whole number, 0 or more (`2.0` is 2)."""
+
+Whole1 = Annotated[Finite, bound(ge=1, whole=True, words="expected a whole number ≥ 1")]
+"""A number of analyses: a whole number, 1 or more."""
 
 When = Annotated[
     datetime | date | str,
@@ -74,7 +95,7 @@ When = Annotated[
 """A point in time as TOML gives it (a date-time, a date) or as text, read by
 `scope.parse_when` once the clock is known."""
 
-Flag = Annotated[bool, Strict(), worded("should be true or false", error="flag_type")]
+Flag = Annotated[bool, Strict(), worded("expected true or false", error="flag_type")]
 
 
 def _split(text: str) -> tuple[str, str]:
@@ -99,7 +120,7 @@ MinEntries = Annotated[
                 lambda text: [_split(text)], _CRITERION_TEXT
             ),
             error="min_type",
-            message="should be CRITERION=N, or a table of them",
+            message="expected CRITERION=N, or a table of them",
         )
     ),
 ]
@@ -107,16 +128,24 @@ MinEntries = Annotated[
 from a table `{ cta_effectiveness = 60 }` or from the command line's `CRITERION=N` texts."""
 
 
-def _criterion_key(value: Any) -> Any:
-    # Case, '-' and spaces aside: "Color-Contrast" is color_contrast.
-    return str(value).strip().lower().replace("-", "_").replace(" ", "_")
+_KNOWN_CRITERIA = ", ".join(c.value for c in CRITERIA)
 
 
-CriterionName = Annotated[
-    Criterion,
-    BeforeValidator(_criterion_key),
-    worded("not a criterion; known: " + ", ".join(c.value for c in CRITERIA), error="criterion"),
-]
+def _criterion(value: Any) -> Criterion:
+    """The documented criterion `value` names, case, '-' and spaces aside ("Color-Contrast"
+    is color_contrast); refused naming the value and the known ones."""
+    key = str(value).strip().lower().replace("-", "_").replace(" ", "_")
+    try:
+        return Criterion(key)
+    except ValueError:
+        raise PydanticCustomError(
+            "criterion",
+            "unknown criterion {given}; known: {known}",
+            {"given": quoted(value), "known": _KNOWN_CRITERIA},
+        ) from None
+
+
+CriterionName = Annotated[Criterion, PlainValidator(_criterion)]
 """One of the API's documented breakdown keys, however spelt."""
 
 
@@ -127,18 +156,18 @@ class GateValues:
     project_id: Identifier | None = None
     label: StrictStr | None = None
     since: When | None = None
-    last: Annotated[Count, Field(ge=1)] | None = None
+    last: Whole1 | None = None
     min_score: Points | None = None
     min: MinEntries | None = None
     max_failed: Share | None = None
-    min_count: Annotated[Count, Field(ge=0)] | None = None
+    min_count: Whole0 | None = None
     baseline: StrictStr | None = None
     baseline_since: When | None = None
     baseline_until: When | None = None
-    max_drop: Annotated[Finite, bound(ge=0, why=DROP_FLOOR)] | None = None
+    max_drop: Drop | None = None
     wait: Flag | None = None
-    timeout: Annotated[Finite, Field(gt=0)] | None = None
-    poll_interval: Annotated[Finite, Field(ge=0.1)] | None = None
+    timeout: Annotated[Finite, bound(gt=0, words="seconds must be > 0")] | None = None
+    poll_interval: Annotated[Finite, bound(ge=0.1, words="at least 0.1 s")] | None = None
 
 
 SPEC_KEYS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(GateValues))
