@@ -43,9 +43,7 @@ Limit = Annotated[
 ]
 """A page size: a whole number from 1 to 100 (never a boolean, a float or a numeric text)."""
 
-Cursor = Annotated[
-    str, Strict(), Field(min_length=1), worded("must be a non-empty cursor string")
-]
+Cursor = Annotated[str, Strict(), Field(min_length=1), worded("must be a non-empty cursor string")]
 """A cursor as the server gave it: a non-empty string."""
 
 MaxItems = Annotated[
