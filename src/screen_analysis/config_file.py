@@ -39,8 +39,11 @@ TOML_WORDS = {
     "dict_type": "should be a table",
     "dataclass_type": "should be a table",
     "list_type": "should be an array",
+    "string_type": "should be a string",
+    "bool_type": "should be true or false",
+    "float_type": "should be a number",
 }
-"""Pydantic's words for a mapping and a list in TOML's (`describe_errors(words=...)`)."""
+"""Pydantic's words for TOML's kinds in TOML's terms (`describe_errors(words=...)`)."""
 
 
 @dataclass(frozen=True, slots=True, config=_TABLES)
