@@ -95,22 +95,22 @@ class Source(NamedTuple):
         )
         return values
 
-    def checked(self, kind: Any, value: object, name: Callable[[Loc], str] | str) -> Any:
+    def checked(self, kind: Any, value: object, name: Callable[[Loc], str]) -> Any:
         """`value` as the declared `kind`, or GateInputError in the words of
-        `describe_errors`, each problem named by `name` (a function of its place, or one
-        name for all) and the value found repeated: it is the user's own."""
+        `describe_errors`, each problem named by `name` (a function of its place) and the
+        value found repeated: it is the user's own."""
         try:
             return adapter(kind).validate_python(value)
         except ValidationError as exc:
-            label = name
-
-            def named(loc: Loc) -> str:
-                return label if isinstance(label, str) else label(loc)
-
-            words = describe_errors(exc, name=named, values=True)
+            words = describe_errors(exc, name=name, values=True)
             if any(error["type"] in UNKNOWN_KEY for error in exc.errors()):
                 words += "; known: " + ", ".join(SPEC_KEYS)
             raise GateInputError(words) from None
+
+
+def _always(name: str) -> Callable[[Loc], str]:
+    """One name for every problem of a value (an entry of `min` is one place)."""
+    return lambda _place: name
 
 
 def _min_entries(pairs: Sequence[tuple[str, Any]], source: Source) -> dict[Criterion, float]:
@@ -118,9 +118,8 @@ def _min_entries(pairs: Sequence[tuple[str, Any]], source: Source) -> dict[Crite
     a criterion given twice (however spelt) is refused rather than one value dropped."""
     entries: dict[Criterion, float] = {}
     for key, given in pairs:
-        criterion = source.checked(CriterionName, key, source.name("min"))
-        named = source.entry("min", criterion.value)
-        least = source.checked(Points, given, named)
+        criterion = source.checked(CriterionName, key, _always(source.name("min")))
+        least = source.checked(Points, given, _always(source.entry("min", criterion.value)))
         if criterion in entries:
             raise GateInputError(
                 f"{source.name('min')}: {criterion.value} given twice ({entries[criterion]:g} and "
