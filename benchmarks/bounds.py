@@ -125,7 +125,7 @@ async def keys_with_projects(projects: int, rows: int) -> dict[str, Any]:
             burst = _project_requests(server) - first_view
             loading_started = time.perf_counter()
             _press(app, "L", "L")
-            await _until(app, lambda: screen.feed.done and not screen.busy, pilot)
+            await _until(app, lambda: screen.pager.done and not screen.busy, pilot)
             load_s = time.perf_counter() - loading_started
             help_ms, j_ms = [], []
             for _ in range(PRESSES):

@@ -21,13 +21,13 @@ from typing import Any
 
 from textual import events
 
+from screen_analysis.browse import PAGE_SIZE
 from screen_analysis.cli.root import make_client
 from screen_analysis.config import Connection, Settings
 from screen_analysis.demo.config import DemoConfig
 from screen_analysis.secret import SecretStr
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app import ScreenAnalysisApp
-from screen_analysis.tui.feed import PAGE_SIZE
 from screen_analysis.tui.screens.main import MainScreen
 
 from .server_process import ServerProcess

@@ -46,11 +46,11 @@ async def idle_rounds(server: ServerProcess, depth: int, rounds: int) -> dict[st
         )
         async with app.run_test(size=(120, 40)) as pilot:
             deadline = time.monotonic() + TIMEOUT_S
-            while not (isinstance(app.screen, MainScreen) and app.screen.feed.total):
+            while not (isinstance(app.screen, MainScreen) and app.screen.pager.total):
                 await pilot.pause(0.02)
             screen = app.screen
             table = screen.table
-            while len(table.items) <= depth + 100 and not screen.feed.done:
+            while len(table.items) <= depth + 100 and not screen.pager.done:
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"loaded {len(table.items)} of {depth}")
                 table.move_cursor(len(table.items) - 1)  # the pane pages in what is needed

@@ -32,13 +32,13 @@ from typing import Any
 
 from textual import events
 
+from screen_analysis.browse import PAGE_SIZE
 from screen_analysis.cli.root import make_client
 from screen_analysis.config import Connection, Settings
 from screen_analysis.demo.config import DemoConfig
 from screen_analysis.secret import SecretStr
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app import ScreenAnalysisApp
-from screen_analysis.tui.feed import PAGE_SIZE
 from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.widgets.table import AnalysesTable
 
@@ -112,10 +112,10 @@ async def hold_page_down(
         try:
             while table.cursor_row < rows - 1 or table.highlighted_item is None:
                 if time.monotonic() > deadline:
-                    p = screen.feed
+                    p = screen.pager
                     raise TimeoutError(
                         f"stuck at row {table.cursor_row} of {len(table.items)}: "
-                        f"in flight {p.in_flight}, error {p.error!r}, done {p.done}, "
+                        f"loading {p.loading}, error {p.error!r}, done {p.done}, "
                         f"focus {app.focused!r}, screen {app.screen!r}"
                     )
                 delay = start + presses / PRESSES_PER_S - time.perf_counter()

@@ -18,7 +18,8 @@ from tests.support import documented_schema as documented
 from screen_analysis.api.errors import InvalidResponseError
 from screen_analysis.api.models import Analysis, AnalysisStatus, InvalidAnalysis, Project
 from screen_analysis.api.oddities import ListingNotes, other_id
-from screen_analysis.api.pagination import MODEL_ROWS, PageIterator, Walk
+from screen_analysis.api.page_rows import MODEL_ROWS
+from screen_analysis.api.pagination import PageIterator, Walk
 from screen_analysis.api.parsing import parse_page, parse_project, parse_raw_page
 
 EXAMPLES = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -12,13 +12,8 @@ from tests.api.fake_pages import OffsetSource, ScriptedSource, page
 
 from screen_analysis.api.errors import EmptyPagesError, InvalidResponseError, PaginationLoopError
 from screen_analysis.api.models import AnalysisItem, AnalysisPage, InvalidAnalysis
-from screen_analysis.api.pagination import (
-    MAX_EMPTY_PAGES,
-    MODEL_ROWS,
-    PageIterator,
-    SeenIds,
-    Walk,
-)
+from screen_analysis.api.page_rows import MODEL_ROWS, SeenIds
+from screen_analysis.api.pagination import MAX_EMPTY_PAGES, PageIterator, Walk
 
 
 async def collect(walk: Walk[AnalysisPage]) -> list[AnalysisItem]:
@@ -145,6 +140,35 @@ async def test_empty_pages_stop_at_the_documented_bound_worded_as_what_it_is() -
     )
     assert caught.value.next_cursor == f"c{MAX_EMPTY_PAGES - 1}"
     assert len(source.calls) == MAX_EMPTY_PAGES
+
+
+async def test_a_walk_stopped_by_empty_pages_reads_on_from_where_it_stopped() -> None:
+    """A caller that goes on after the bound (the app's "r reads on") gets the whole bound
+    again, from the cursor the walk stopped at, not from the top."""
+    source = ScriptedSource([page([], f"c{i}") for i in range(7)] + [page(["a"], None)])
+    walk = Walk(PageIterator(source), MODEL_ROWS, max_empty_pages=3)
+    with pytest.raises(EmptyPagesError):
+        [p async for p in walk]
+    assert walk.has_more and walk.asking_with == "c2"
+    walk.read_on()
+    with pytest.raises(EmptyPagesError):
+        [p async for p in walk]
+    walk.read_on()
+    assert [i.id for p in [p async for p in walk] for i in p.items] == ["a"]
+    assert source.calls == [None, *(f"c{i}" for i in range(7))]
+
+
+async def test_a_walk_says_where_each_row_came_from_and_takes_rows_met_elsewhere() -> None:
+    source = ScriptedSource([page(["a", "b"], "B"), page(["c", "x", "e"], None)])
+    walk = Walk(PageIterator(source), MODEL_ROWS)
+    assert walk.asking_with is None
+    await anext(walk)
+    assert walk.asking_with == "B" and walk.has_more
+    met_elsewhere = page(["x", "a"], None).items  # a refresh's first page
+    assert [i.id for i in walk.take(met_elsewhere)] == ["x"]
+    assert [i.id for i in (await anext(walk)).items] == ["c", "e"]
+    assert (walk.page_of("a"), walk.page_of("x"), walk.page_of("e")) == (1, 1, 2)
+    assert not walk.has_more and walk.loop_error is None
 
 
 async def test_empty_pages_with_a_cursor_are_followed_a_few_times() -> None:

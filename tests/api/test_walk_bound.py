@@ -10,7 +10,8 @@ from tests.api.fake_pages import page
 from screen_analysis.api import pagination
 from screen_analysis.api.errors import PageBoundError, PaginationLoopError
 from screen_analysis.api.models import AnalysisPage
-from screen_analysis.api.pagination import MODEL_ROWS, PageIterator, Walk
+from screen_analysis.api.page_rows import MODEL_ROWS
+from screen_analysis.api.pagination import PageIterator, Walk
 
 
 class Endless:

@@ -74,7 +74,7 @@ async def test_palette_switches_between_two_servers(
         assert ids_b and not ids_a & ids_b
         assert not projects_a & set(second.sidebar.project_ids)
         assert clients[0].is_closed  # the old client, once the new one worked
-        assert second.feed.current.client.base_url == two_servers.b.base_url
+        assert second.current.client.base_url == two_servers.b.base_url
         # and back: a's view again, with nothing of b
         app.switch_profile("a")
         await wait_until(
@@ -95,7 +95,7 @@ async def test_profile_without_a_key_opens_its_login(
         first = await settled(pilot)
         app.switch_profile("b")
         await wait_until(pilot, lambda: isinstance(app.screen, LoginScreen))
-        assert first.feed.current.client.is_closed is False  # still browsing a meanwhile
+        assert first.current.client.is_closed is False  # still browsing a meanwhile
         await wait_until(pilot, lambda: app.focused is not None and app.focused.id == "api-key")
         app.screen.query_one("#api-key").value = two_servers.b.api_key  # type: ignore[attr-defined]
         await pilot.press("enter")
@@ -103,7 +103,7 @@ async def test_profile_without_a_key_opens_its_login(
             pilot, lambda: isinstance(app.screen, MainScreen) and app.screen is not first
         )
         second = await settled(pilot)
-        assert second.feed.current.client.base_url == two_servers.b.base_url
+        assert second.current.client.base_url == two_servers.b.base_url
         assert saved and saved[0].profile == "b"
         assert app.sub_title.startswith("b · ")
     text = config_file.read_text()
@@ -123,5 +123,5 @@ async def test_a_refused_switch_keeps_the_view(
         first = await settled(pilot)
         app.switch_profile("gone")
         await wait_until(pilot, lambda: any("gone:" in str(n.message) for n in app._notifications))
-        assert app.screen is first and not first.feed.current.client.is_closed
+        assert app.screen is first and not first.current.client.is_closed
         assert app.settings.profile == "a"

@@ -74,7 +74,7 @@ async def run_sequence(server: DemoServer, sequence: list[Action]) -> None:
                     screen.choose_project(None if value < 0 else projects[value])
                 else:
                     await pilot.pause(value / 1000)
-            await wait_until(pilot, lambda: not screen.feed.loading, timeout=20)
+            await wait_until(pilot, lambda: not screen.pager.loading, timeout=20)
             await settled(pilot)
             await answered(pilot, server)  # any late answer of an older view lands now
             view = screen.view

@@ -132,7 +132,7 @@ async def settled(pilot: Pilot[Any]) -> MainScreen:
     """Wait until the main screen has no request under way, then return it."""
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, MainScreen))
     screen = main_screen(pilot)
-    await wait_until(pilot, lambda: not screen.busy and screen.feed.started)
+    await wait_until(pilot, lambda: not screen.busy and screen.pager.started)
     await pilot.pause()
     return screen
 

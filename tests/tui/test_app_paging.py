@@ -30,7 +30,7 @@ async def test_pages_load_on_demand_each_cursor_once_and_stop_at_the_end(
         assert [q.get("after") for q in page_requests(server)] == [None]
         assert screen.table.has_focus
 
-        while not screen.feed.done:
+        while not screen.pager.done:
             await pilot.press("end")
             await settled(pilot)
         for _ in range(3):  # more End presses at the end ask for nothing

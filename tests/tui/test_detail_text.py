@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from screen_analysis.api.models import Analysis, AnalysisStatus, InvalidAnalysis, Project
-from screen_analysis.tui.project_book import KnownProject
+from screen_analysis.browse.projects.book import KnownProject
 from screen_analysis.tui.widgets import detail_text
 
 SCORED = Analysis(

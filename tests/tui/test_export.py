@@ -12,10 +12,10 @@ import pytest
 from tests.tui.conftest import Notes, connection_to, make_app, notes_of, settled, wait_until
 
 from screen_analysis.api.writers import CSV_COLUMNS
+from screen_analysis.browse import ViewKey
 from screen_analysis.tui.dialogs.choice import ChoiceDialog
 from screen_analysis.tui.dialogs.progress import ProgressDialog
 from screen_analysis.tui.dialogs.prompt import PromptDialog
-from screen_analysis.tui.feed import ViewKey
 from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.screens.main.export import default_export_path
 

@@ -139,9 +139,9 @@ async def test_a_bad_keymap_is_one_message_and_the_defaults_stay(
         notes = [m for m in spy.messages() if "[keymap]" in m]
         assert len(notes) == 1
         assert "no-such-action" in notes[0] and "ctrl+nonsense" in notes[0]
-        generation = screen.feed.generation
+        generation = screen.pager.generation
         await pilot.press("r")
-        await wait_until(pilot, lambda: screen.feed.generation == generation + 1)
+        await wait_until(pilot, lambda: screen.pager.generation == generation + 1)
 
 
 def help_rows(app: ScreenAnalysisApp) -> list[tuple[str, str]]:

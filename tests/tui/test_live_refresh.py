@@ -15,10 +15,10 @@ import pytest
 from textual.pilot import Pilot
 
 from screen_analysis.api.models import Analysis, AnalysisStatus
+from screen_analysis.browse import RefreshSchedule, ViewKey, newer_than
 from screen_analysis.demo.live import LiveSimulator
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.demo.store import iter_all
-from screen_analysis.tui.feed import RefreshSchedule, ViewKey, newer_than
 from screen_analysis.tui.screens.main import MainScreen
 
 from ..conftest import DEMO_NOW, demo_config
@@ -155,7 +155,7 @@ async def test_new_analyses_arrive_above_and_the_counts_follow(
         assert table.cursor_row - int(table.scroll_y) == line, "on its line of the screen"
         assert f"↑ {len(arrived)} new" in screen.status_line.render().plain
         assert len({i.id for i in table.items}) == len(table.items), "no duplicates"
-        assert screen.status_filter.counts[None] == before + len(arrived) == screen.feed.total
+        assert screen.status_filter.counts[None] == before + len(arrived) == screen.pager.total
         pending = screen.status_filter.counts[AnalysisStatus.PENDING]
         assert pending == server.store.count_analyses(None, "pending")
         moved = [p for p in screen.sidebar.project_ids if screen.sidebar.entry(p) is not None]

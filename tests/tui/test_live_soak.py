@@ -86,7 +86,7 @@ async def soak(tmp_path: Path, seconds: float, every_s: float, refresh_s: float)
             assert app.screen is screen, "no error screen came up"
             assert notes.messages("error") == []
             assert screen.schedule.failures == 0
-            assert screen.feed.error is None
+            assert screen.pager.error is None
             ids = [item.id for item in screen.table.items]
             assert len(ids) == len(set(ids)), "no row is shown twice"
         assert server.live is not None and server.live.simulator.in_flight < 50

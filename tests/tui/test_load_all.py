@@ -1,5 +1,5 @@
 """`L` loads the rest of the view with progress, Esc stops it keeping what arrived, and the
-pages go through the feed (each cursor once)."""
+pages go through the pager (each cursor once)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ async def test_load_all_brings_every_row_each_page_once(
         screen = await settled(pilot)
         said = said_by(app, monkeypatch)
         await pilot.press("L")
-        await wait_until(pilot, lambda: screen.feed.done and not screen.pane.loading_all)
+        await wait_until(pilot, lambda: screen.pager.done and not screen.pane.loading_all)
         assert len(screen.table.items) == 300 == len({i.id for i in screen.table.items})
         cursors = [
             r.query.get("after")
@@ -58,7 +58,7 @@ async def test_escape_stops_loading_the_rest_and_keeps_what_arrived(
         await pilot.press("escape")
         await wait_until(pilot, lambda: not screen.pane.loading_all)
         fresh_demo_server.faults.latency_ms = 0
-        assert not screen.feed.done and len(screen.table.items) < 300
+        assert not screen.pager.done and len(screen.table.items) < 300
         assert any("Stopped with" in message for message in said)
         await pilot.press("end")  # paging goes on from where it stopped
         await wait_until(pilot, lambda: len(screen.table.items) > 100 and not screen.busy)

@@ -16,11 +16,11 @@ from tests.tui.conftest import make_app, settled, wait_until
 from textual.widgets import Static
 
 from screen_analysis.api.models import Analysis, AnalysisStatus, Project
+from screen_analysis.browse.projects.book import KnownProject
 from screen_analysis.config import Connection
 from screen_analysis.safe_text import DISPLAY_LIMIT, clean
 from screen_analysis.secret import SecretStr
 from screen_analysis.tui.graphics import Graphics
-from screen_analysis.tui.project_book import KnownProject
 from screen_analysis.tui.screens.compare import CompareScreen
 from screen_analysis.tui.screens.image_view import ImageView
 from screen_analysis.tui.widgets import detail_text

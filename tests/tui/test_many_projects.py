@@ -14,10 +14,10 @@ import pytest
 from tests.conftest import demo_config
 from tests.tui.conftest import connection_to, make_app, settled, wait_until
 
+from screen_analysis.browse.projects.asking import PER_REFRESH
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.tui.screens.help import HelpScreen
 from screen_analysis.tui.screens.main import MainScreen
-from screen_analysis.tui.widgets.project_sidebar.asking import PER_REFRESH
 
 PROJECTS = 10_000
 SIZE = (160, 50)  # wide enough for the sidebar to be open

@@ -56,7 +56,7 @@ def trusting(monkeypatch: pytest.MonkeyPatch, trust: Trust) -> None:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **{**kwargs, "trust": trust})
 
-    monkeypatch.setattr("screen_analysis.tui.app.MainScreen", TrustingMainScreen)
+    monkeypatch.setattr("screen_analysis.tui.app_connect.MainScreen", TrustingMainScreen)
 
 
 class Seen(NamedTuple):
@@ -250,7 +250,7 @@ async def test_a_key_not_known_to_be_accepted_waits_for_the_first_answer(
             await wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
             main = app.screen
             assert isinstance(main, MainScreen)
-            answered = lambda: main.feed.loaded > 0  # noqa: E731
+            answered = lambda: main.pager.loaded > 0  # noqa: E731
             await watch_screen(pilot, answered, seen.words())
             assert "refreshing" not in main.status_line.render().plain
             await wait_until(pilot, lambda: not main.busy)

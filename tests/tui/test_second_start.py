@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from screen_analysis.api.models import Analysis, AnalysisStatus
+from screen_analysis.browse import ViewKey
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.state import Place, RememberedPlace
-from screen_analysis.tui.feed import ViewKey
 
 from ..conftest import demo_config
 from .conftest import (
@@ -40,7 +40,7 @@ async def test_arrivals_between_two_starts_are_on_top_or_counted(tmp_path: Path)
         app = make_app(tmp_path, connection_to(server), open_cache=cache)
         async with app.run_test(size=(120, 40)) as pilot:
             screen = await settled(pilot)
-            await wait_until(pilot, lambda: screen.feed.total == total and not screen.busy)
+            await wait_until(pilot, lambda: screen.pager.total == total and not screen.busy)
             table, line = screen.table, screen.status_line.render().plain
             on_top = [i.id for i in table.items[int(table.scroll_y) :][: len(arrived)]]
             said = f"↑ {len(arrived)} new (Home)" in line

@@ -201,6 +201,32 @@ async def test_rows_of_another_status_are_shown_and_said_once(
     assert said == ["Some analyses came with a status other than 'completed' (shown as sent)"]
 
 
+async def test_rows_off_the_filter_that_the_rest_of_the_view_brings_are_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`L` draws its pages as paging does: what a page brings to say (rows of another
+    status) is said, once, whichever way the page came."""
+    first = listing({"": (list(range(1, 101)), "c1", 150)}, {}, status="completed")
+    rest = listing({"c1": (list(range(101, 151)), None, 150)}, {}, status="failed")
+
+    def script(path: str, q: dict[str, str]) -> Reply:
+        return (rest if q.get("after") == "c1" else first)(path, q)
+
+    with ScriptedServer(script) as server:
+        app = make_app(tmp_path, connection(server), refresh_interval=0)
+        notes = notes_of(app, monkeypatch)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settled(pilot)
+            await pilot.press("4")  # completed: the first page matches the filter
+            screen = await settled(pilot)
+            assert len(screen.table.items) == 100 and "c1" not in table_pages(server)
+            await pilot.press("L")
+            await wait_until(pilot, lambda: screen.pager.done and not screen.busy)
+            assert len(screen.table.items) == 150
+    said = [m for m in notes.messages("warning") if "status other" in m]
+    assert said == ["Some analyses came with a status other than 'completed' (shown as sent)"]
+
+
 async def test_the_overview_says_reading_while_it_reads(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

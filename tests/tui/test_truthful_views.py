@@ -66,7 +66,7 @@ async def test_the_tab_and_the_status_line_say_the_same_total(
         arrive(fresh_demo_server, 3)
         total = fresh_demo_server.store.count_analyses(None, None)
         await pilot.press("L")
-        await wait_until(pilot, lambda: screen.feed.done and not screen.busy)
+        await wait_until(pilot, lambda: screen.pager.done and not screen.busy)
         shown = format_count(total)
         assert f"of {shown}" in screen.status_line.render().plain
         assert f"All {shown}" in screen.status_filter.render().plain
@@ -182,13 +182,13 @@ async def test_a_search_that_found_nothing_loaded_offers_to_load_the_rest(
     notes = notes_of(app, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await settled(pilot)
-        assert not screen.feed.done
+        assert not screen.pager.done
         await pilot.press("slash", *"no such label", "enter")
         loaded = format_count(len(screen.table.items))
         offer = f"{loaded} of 300 rows are loaded; L loads the rest, then n finds again"
         await wait_until(pilot, lambda: notes.any(offer))
         await pilot.press("L")
-        await wait_until(pilot, lambda: screen.feed.done and not screen.busy)
+        await wait_until(pilot, lambda: screen.pager.done and not screen.busy)
         notes.clear()
         await pilot.press("n")
         await wait_until(pilot, lambda: notes.any("No loaded row has a label containing"))

@@ -1,4 +1,4 @@
-"""The main view's widgets, each alone in a bare app (no main screen), with the headless feed
+"""The main view's widgets, each alone in a bare app (no main screen), with the headless sources
 as their source against the reference server on loopback: the pane pages, refreshes and
 reports, and offline counts down to its next retry, which waits while the terminal is
 unfocused; the status filter keeps its totals; the sidebar keeps its projects."""
@@ -18,10 +18,10 @@ from textual.widget import Widget
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.models import AnalysisStatus
+from screen_analysis.browse import RefreshSchedule, Sources, ViewKey
 from screen_analysis.cache import CacheScope, LocalCache
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.secret import SecretStr
-from screen_analysis.tui.feed import Feed, RefreshSchedule, ViewKey
 from screen_analysis.tui.themes import variable_defaults
 from screen_analysis.tui.widgets.project_sidebar import ProjectSidebar
 from screen_analysis.tui.widgets.status_filter import StatusFilter
@@ -61,12 +61,12 @@ class Alone(App[None]):
 
 
 @pytest.fixture
-async def feed(fresh_demo_server: DemoServer) -> AsyncIterator[Feed]:
+async def sources(fresh_demo_server: DemoServer) -> AsyncIterator[Sources]:
     client = ScreenAnalysisClient(
         fresh_demo_server.base_url, SecretStr(fresh_demo_server.api_key), max_retries=0
     )
     async with client:
-        yield Feed(CurrentClient(client))
+        yield Sources(CurrentClient(client))
 
 
 def list_requests(server: DemoServer) -> list[dict[str, str]]:
@@ -96,7 +96,8 @@ def offline_pane(cache: LocalCache, now: list[float]) -> tuple[AnalysesPane, Cur
     """A pane whose server is gone, with `cache`; its schedule's clock reads `now[0]`."""
     current = CurrentClient(client_of(None))
     schedule = RefreshSchedule(5.0, clock=lambda: now[0])
-    return AnalysesPane(Feed(current, cache=cache), schedule, clock=lambda: DEMO_NOW_FIXED), current
+    pager = Sources(current, cache=cache).pager()
+    return AnalysesPane(pager, schedule, clock=lambda: DEMO_NOW_FIXED), current
 
 
 async def test_offline_the_pane_counts_down_to_its_next_retry(kept: LocalCache) -> None:
@@ -146,9 +147,9 @@ async def test_offline_retries_wait_while_the_terminal_is_unfocused(
 
 
 async def test_the_pane_pages_its_own_rows_and_tells_what_crosses(
-    feed: Feed, fresh_demo_server: DemoServer
+    sources: Sources, fresh_demo_server: DemoServer
 ) -> None:
-    pane = AnalysesPane(feed, RefreshSchedule(0), clock=lambda: DEMO_NOW_FIXED)
+    pane = AnalysesPane(sources.pager(), RefreshSchedule(0), clock=lambda: DEMO_NOW_FIXED)
     app = Alone(pane)
     async with app.run_test(size=(80, 24)) as pilot:
         pane.show(ViewKey(status=AnalysisStatus.COMPLETED))
@@ -171,9 +172,9 @@ async def test_the_pane_pages_its_own_rows_and_tells_what_crosses(
 
 
 async def test_the_pane_says_a_failure_once_and_r_retries(
-    feed: Feed, fresh_demo_server: DemoServer
+    sources: Sources, fresh_demo_server: DemoServer
 ) -> None:
-    pane = AnalysesPane(feed, RefreshSchedule(0))
+    pane = AnalysesPane(sources.pager(), RefreshSchedule(0))
     app = Alone(pane)
     async with app.run_test(size=(80, 24)) as pilot:
         fresh_demo_server.faults.inject(503)
@@ -188,11 +189,11 @@ async def test_the_pane_says_a_failure_once_and_r_retries(
 
 
 async def test_the_pane_refreshes_on_its_own_timer(
-    feed: Feed, fresh_demo_server: DemoServer
+    sources: Sources, fresh_demo_server: DemoServer
 ) -> None:
     now = [0.0]
     schedule = RefreshSchedule(5.0, clock=lambda: now[0])
-    pane = AnalysesPane(feed, schedule)
+    pane = AnalysesPane(sources.pager(), schedule)
     app = Alone(pane)
     async with app.run_test(size=(80, 24)) as pilot:
         pane.show(ViewKey())
@@ -205,8 +206,8 @@ async def test_the_pane_refreshes_on_its_own_timer(
         assert app.of(AnalysesPane.Moved) == []  # nothing moved on a still server
 
 
-async def test_the_status_filter_keeps_its_totals(feed: Feed) -> None:
-    bar = StatusFilter(feed)
+async def test_the_status_filter_keeps_its_totals(sources: Sources) -> None:
+    bar = StatusFilter(sources.totals)
     app = Alone(bar)
     async with app.run_test(size=(100, 3)) as pilot:
         bar.show_view(ViewKey())
@@ -220,9 +221,9 @@ async def test_the_status_filter_keeps_its_totals(feed: Feed) -> None:
 
 
 async def test_the_status_filter_keeps_old_totals_when_asking_again_fails(
-    feed: Feed, fresh_demo_server: DemoServer
+    sources: Sources, fresh_demo_server: DemoServer
 ) -> None:
-    bar = StatusFilter(feed)
+    bar = StatusFilter(sources.totals)
     app = Alone(bar)
     async with app.run_test(size=(100, 3)) as pilot:
         bar.show_view(ViewKey())
@@ -235,9 +236,9 @@ async def test_the_status_filter_keeps_old_totals_when_asking_again_fails(
 
 
 async def test_the_sidebar_lists_its_projects_by_name_each_fetched_once(
-    feed: Feed, fresh_demo_server: DemoServer
+    sources: Sources, fresh_demo_server: DemoServer
 ) -> None:
-    sidebar = ProjectSidebar(feed)
+    sidebar = ProjectSidebar(sources.projects)
     app = Alone(sidebar)
     projects = fresh_demo_server.store.projects()
     async with app.run_test(size=(40, 30)) as pilot:
@@ -258,8 +259,8 @@ async def test_the_sidebar_lists_its_projects_by_name_each_fetched_once(
         assert len(again) == len(projects) + 1
 
 
-async def test_the_sidebar_adds_only_what_the_server_knows(feed: Feed) -> None:
-    sidebar = ProjectSidebar(feed)
+async def test_the_sidebar_adds_only_what_the_server_knows(sources: Sources) -> None:
+    sidebar = ProjectSidebar(sources.projects)
     app = Alone(sidebar)
     async with app.run_test(size=(40, 30)) as pilot:
         sidebar.add("proj_nope")

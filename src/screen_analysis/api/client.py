@@ -27,13 +27,8 @@ from screen_analysis.api.errors import (
     ScreenAnalysisError,
 )
 from screen_analysis.api.models import AnalysisPage, Project, RawPage
-from screen_analysis.api.pagination import (
-    MODEL_ROWS,
-    RAW_ROWS,
-    PageIterator,
-    PageT,
-    Walk,
-)
+from screen_analysis.api.page_rows import MODEL_ROWS, RAW_ROWS
+from screen_analysis.api.pagination import PageIterator, PageT, Walk
 from screen_analysis.api.parsing import parse_page, parse_project, parse_raw_page
 from screen_analysis.api.redirects import MAX_REDIRECTS, REDIRECT_STATUSES, redirect_target
 from screen_analysis.api.responses import (

@@ -1,6 +1,6 @@
 """The one holder of the client in use.
 
-Parts that ask the server (the main view's feed, the sidebar, the totals, the overview, the
+Parts that ask the server (the main view's pager, totals and projects, the overview, the
 image pipeline) keep this holder rather than a client, so a renewed key or a new server
 reaches every one of them at once; the app is the only part that replaces the client.
 """
@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.image_fetch import ImageBytes
+from screen_analysis.api.models import AnalysisPage
+from screen_analysis.api.page_rows import MODEL_ROWS
+from screen_analysis.api.pagination import PageIterator, Walk
 
 
 class NoClientError(RuntimeError):
@@ -34,10 +37,34 @@ class CurrentClient:
         """Whether a client is set."""
         return self._client is not None
 
+    @property
+    def base_url(self) -> str:
+        """The API's base URL of the client in use ("" when none is set)."""
+        return self._client.base_url if self._client is not None else ""
+
+    def iter_pages(
+        self, project_id: str | None = None, status: str | None = None, limit: int = 20
+    ) -> Walk[AnalysisPage]:
+        """The one walk over a listing (as `ScreenAnalysisClient.iter_pages`), each page
+        asked of the client in use when it is asked: a key renewed or a client replaced
+        between two pages applies to the next one, and the walk goes on where it was."""
+
+        async def fetch(after: str | None) -> AnalysisPage:
+            return await self.client.list_analyses(project_id, status, limit, after)
+
+        return Walk(PageIterator(fetch), MODEL_ROWS)
+
     def replace(self, client: ScreenAnalysisClient | None) -> ScreenAnalysisClient | None:
         """Use `client` from now on; the previous one (to be closed by the caller)."""
         old, self._client = self._client, client
         return old
+
+    async def swap(self, client: ScreenAnalysisClient | None) -> None:
+        """Use `client` from now on (None: none) and close the one used before: the one
+        way the app changes clients (a new connection, a renewed key, leaving)."""
+        old = self.replace(client)
+        if old is not None and old is not client:
+            await old.aclose()
 
     async def fetch_image(self, url: str, *, etag: str | None = None) -> ImageBytes:
         """Fetch an image with the client in use (the image pipeline's fetch)."""

@@ -6,22 +6,23 @@ A page whose `next_cursor` could not be read (`odd_cursor`) is delivered, and th
 page asked for raises: the listing cannot go on.
 `Walk` is the one path through a listing the command line, the export and the overview
 take (`client.iter_pages`/`iter_raw_pages`): pages from the walker with every row at most
-once (`SeenIds`, the one de-duplication), `max_items`, a bound on the pages of one walk
+once (`page_rows.SeenIds`, the one de-duplication), `max_items`, a bound on the pages of one walk
 (`MAX_WALK_PAGES`: cursors that never end are not followed for ever), and `aclose()` (or
 `async with`) to cancel a prefetched request. Pages that bring nothing new with a fresh
 cursor are followed (a server that filters after paging sends empty pages): `EmptyRun`
 bounds how many in a row (`MAX_EMPTY_PAGES`) before the walk stops saying more may exist.
-The main view's feed drives a `PageIterator`, a `SeenIds` and an `EmptyRun` of its own (it
-pages on demand, a page at a time, and notes the page each row came on).
+The main view's pager (`browse/pager.py`) takes a walk too, a page at a time as the reader
+needs them: it asks each page after the last (`asking_with`), reads on after a run of empty
+pages (`read_on`), and learns which page a row came on (`page_of`) and which rows a refresh
+brought that the walk had not met (`take`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, Generic, NamedTuple, Protocol, Self, TypeVar
+from typing import Generic, Protocol, Self, TypeVar
 
 from screen_analysis.api.errors import (
     EmptyPagesError,
@@ -29,7 +30,8 @@ from screen_analysis.api.errors import (
     PageBoundError,
     PaginationLoopError,
 )
-from screen_analysis.api.models import AnalysisItem, AnalysisPage, RawPage
+from screen_analysis.api.models import AnalysisItem, AnalysisPage
+from screen_analysis.api.page_rows import PageRows, SeenIds
 from screen_analysis.numbers import format_count
 from screen_analysis.safe_text import one_line
 
@@ -196,107 +198,6 @@ class PageIterator(Generic[PageT]):
         return None if self._done else self._next
 
 
-class SeenIds:
-    """The ids seen so far in one listing, each with the number of the page it came on.
-
-    The one de-duplication of the project: a row that moves across a page boundary while
-    someone pages is shown once. Items without an id (invalid items) always pass. With a
-    `window`, only the ids of the last `window` pages are kept, so memory stays flat over a
-    listing of any length (a row that moves further than that is not caught).
-    """
-
-    def __init__(self, window: int | None = None) -> None:
-        self._page_of: dict[str, int] = {}
-        self._window = window
-        self._recent: deque[tuple[int, list[str]]] = deque()  # with a window: ids by page
-        self.skipped = 0
-
-    def take(self, item_id: object, page: int = 0) -> bool:
-        """Whether a row with `item_id` is new (then recorded as seen on `page`); a row
-        without a usable id (not a non-empty string) always is."""
-        if not isinstance(item_id, str) or not item_id:
-            return True
-        if item_id in self._page_of:
-            self.skipped += 1
-            return False
-        self._page_of[item_id] = page
-        if self._window is not None:
-            if not self._recent or self._recent[-1][0] != page:
-                self._recent.append((page, []))
-                self._forget_old_pages()
-            self._recent[-1][1].append(item_id)
-        return True
-
-    def _forget_old_pages(self) -> None:
-        while self._window is not None and len(self._recent) > self._window:
-            page, ids = self._recent.popleft()
-            for item_id in ids:
-                if self._page_of.get(item_id) == page:
-                    del self._page_of[item_id]
-
-    def fresh(self, items: Iterable[AnalysisItem], page: int = 0) -> list[AnalysisItem]:
-        """The items not seen before, now recorded as seen on `page`."""
-        return [item for item in items if self.take(item.id, page)]
-
-    def fresh_raw(self, objects: Iterable[Any], page: int = 0) -> list[Any]:
-        """As `fresh`, for items as parsed from JSON (`RawPage.data`): an object's id is its
-        `id` field when that is a non-empty string, as for models."""
-        return [obj for obj in objects if self.take(_raw_id(obj), page)]
-
-    def page_of(self, analysis_id: str) -> int | None:
-        """The page an id was first seen on, or None."""
-        return self._page_of.get(analysis_id)
-
-    def __contains__(self, analysis_id: object) -> bool:
-        return analysis_id in self._page_of
-
-    def __len__(self) -> int:
-        return len(self._page_of)
-
-
-def _raw_id(obj: Any) -> object:
-    return obj.get("id") if isinstance(obj, dict) else None
-
-
-class PageRows(NamedTuple, Generic[PageT]):
-    """How the walker reads the rows of one kind of page (models or raw JSON)."""
-
-    fresh: Callable[[PageT, SeenIds, int], PageT]  # the page with only rows not seen before
-    count: Callable[[PageT], int]  # how many rows it holds
-    head: Callable[[PageT, int], PageT]  # the page with its first n rows only
-
-
-def _models_where(page: AnalysisPage, keep: list[int]) -> AnalysisPage:
-    raw = page.raw_items
-    parallel = len(raw) == len(page.items)
-    return page._replace(
-        items=[page.items[i] for i in keep],
-        raw_items=[raw[i] for i in keep] if parallel else raw,
-    )
-
-
-def _fresh_models(page: AnalysisPage, seen: SeenIds, number: int) -> AnalysisPage:
-    keep = [i for i, item in enumerate(page.items) if seen.take(item.id, number)]
-    return page if len(keep) == len(page.items) else _models_where(page, keep)
-
-
-def _fresh_raw(page: RawPage, seen: SeenIds, number: int) -> RawPage:
-    kept = seen.fresh_raw(page.data, number)
-    return page if len(kept) == len(page.data) else _raw_where(page, kept)
-
-
-def _raw_where(page: RawPage, data: list[Any]) -> RawPage:
-    return page._replace(data=data)
-
-
-MODEL_ROWS: PageRows[AnalysisPage] = PageRows(
-    _fresh_models, lambda page: len(page.items), lambda p, n: _models_where(p, list(range(n)))
-)
-RAW_ROWS: PageRows[RawPage] = PageRows(
-    _fresh_raw, lambda page: len(page.data), lambda p, n: _raw_where(p, p.data[:n])
-)
-
-
 class Walk(Generic[PageT]):
     """The one way through a listing: every page from the cursor walker (`PageIterator`:
     loops refused, the next page asked for early with `prefetch`), each row at most once
@@ -356,7 +257,8 @@ class Walk(Generic[PageT]):
         fresh = self._rows.fresh(page, self._seen, self._pages.pages_fetched)
         count = self._rows.count(fresh)
         held = self._rows.count(page)
-        self._empty.page(count, held, page.next_cursor, self._pages.last_request)
+        # The walker's next cursor, not the page's: a page whose cursor repeats ends the walk.
+        self._empty.page(count, held, self._pages.next_cursor, self._pages.last_request)
         if self._max_items is not None and count > self._max_items - self.rows_yielded:
             count = self._max_items - self.rows_yielded
             fresh = self._rows.head(fresh, count)
@@ -377,6 +279,37 @@ class Walk(Generic[PageT]):
     async def aclose(self) -> None:
         """Cancel a prefetched request nobody will read; the walk ends."""
         await self._pages.aclose()
+
+    @property
+    def has_more(self) -> bool:
+        """Whether a next page remains (False at the end and once the cursors showed a loop
+        or a cursor that cannot be read: `loop_error`)."""
+        return self._pages.has_next_page and self._pages.loop_error is None
+
+    @property
+    def loop_error(self) -> InvalidResponseError | None:
+        """Why the walk cannot go on after the last page (a cursor loop, a cursor that could
+        not be read); the next page asked for raises it."""
+        return self._pages.loop_error
+
+    @property
+    def asking_with(self) -> str | None:
+        """The cursor the next page is asked with (None for the first page, and at the end)."""
+        return self._pages.next_cursor
+
+    def read_on(self) -> None:
+        """Count the pages that bring nothing new afresh: a caller that stopped at
+        `EmptyPagesError` (or between pages) and goes on gets the whole bound again."""
+        self._empty = EmptyRun(self._empty.bound)
+
+    def page_of(self, analysis_id: str) -> int | None:
+        """The page (1 for the first) the walk first met `analysis_id` on, or None."""
+        return self._seen.page_of(analysis_id)
+
+    def take(self, items: Iterable[AnalysisItem], page: int = 1) -> list[AnalysisItem]:
+        """Rows met outside the walk (a refresh's first page): those it had not met, now
+        counted as met on `page`, so a later page does not bring them again."""
+        return self._seen.fresh(items, page)
 
     @property
     def skipped_duplicates(self) -> int:

@@ -1,4 +1,4 @@
-"""The keys a scope's server accepted, as the main view asks (`tui.feed.KeyTrust`): the
+"""The keys a scope's server accepted, as the cache's policy asks (`cache.kept.KeyTrust`): the
 cache of a server is painted before it answers only for a key it accepted before. Kept as
 digests (the scope and the key through SHA-256), never the key.
 """

@@ -231,11 +231,11 @@ def _list_offline(
     """The view as the local cache kept it; where it is from on stderr."""
     from screen_analysis.cli.cache_commands import age_words, nothing_kept, offline_cache
 
-    with offline_cache(ctx) as cache:
-        view = cache.view(project_id, status)
-        whole = cache.view(project_id, None) if view is None and status is not None else None
+    with offline_cache(ctx) as kept:
+        view = kept.view(project_id, status)
+        whole = kept.view(project_id, None) if view is None and status is not None else None
         if whole is not None:
-            view = cache.matching(project_id, status)
+            view = kept.matching(project_id, status)
     if view is None:
         raise nothing_kept("this project and status")
     items = view.items if most is None else view.items[:most]

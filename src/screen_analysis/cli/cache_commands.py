@@ -7,7 +7,7 @@ import contextlib
 import json
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
@@ -18,6 +18,9 @@ from screen_analysis.cli.root import CliContext
 from screen_analysis.numbers import count_of, format_count
 from screen_analysis.safe_text import clean
 from screen_analysis.words import long_ago, utc_time
+
+if TYPE_CHECKING:
+    from screen_analysis.cache.kept import KeptCache
 
 T = TypeVar("T")
 
@@ -42,10 +45,12 @@ def cache_scope(ctx: CliContext, profile: str | None = None) -> CacheScope:
 
 
 @contextlib.contextmanager
-def offline_cache(ctx: CliContext) -> Iterator[LocalCache]:
-    """The cache to read with `--offline` for the block, closed after it; a one-line error
-    when it is off, a warning when it is unusable, and one when rows could not be read (they
-    are left out)."""
+def offline_cache(ctx: CliContext) -> Iterator[KeptCache]:
+    """The cache to read with `--offline` for the block, as its policy lets a reader that
+    sends no request see it (`KeptCache.offline`, as the app offline), closed after it; a
+    one-line error when it is off, a warning when it is unusable, and one when rows could
+    not be read (they are left out)."""
+    from screen_analysis.cache.kept import KeptCache
     from screen_analysis.cache.rows import skipped_words
 
     if not ctx.settings.cache:
@@ -56,7 +61,7 @@ def offline_cache(ctx: CliContext) -> Iterator[LocalCache]:
     if cache.warning:
         click.echo(f"Warning: {clean(cache.warning)}", err=True)
     try:
-        yield cache
+        yield KeptCache.offline(cache)
     finally:
         cache.close()
         if cache.skipped:

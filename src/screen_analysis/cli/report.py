@@ -148,15 +148,24 @@ def _offline_report(
     from screen_analysis.report.render import ReportData, render
     from screen_analysis.user_files import write_atomic
 
-    with offline_cache(ctx) as cache:
-        kept = kept_overview(cache, project_id, status=status, since=since)
+    with offline_cache(ctx) as readable:
+        cache = readable.unrefused
+        kept = (
+            kept_overview(cache, project_id, status=status, since=since)
+            if cache is not None
+            else None
+        )
     if kept is None or kept.fetched_at is None:
         raise nothing_kept("this project" if project_id else "any project")
     source = f"From the local cache, {age_words(kept.fetched_at)}; not read from the server"
     data = ReportData(
-        kept.overview, datetime.now(UTC), status=status, since=since,
-        project_names=kept.project_names, source=source,
-    )  # fmt: skip
+        kept.overview,
+        datetime.now(UTC),
+        status=status,
+        since=since,
+        project_names=kept.project_names,
+        source=source,
+    )
     try:
         write_atomic(output, render(data, fmt), mode=0o644)
     except OSError as exc:

@@ -46,9 +46,13 @@ class SwitchHost(Protocol):
         """Push a screen; `callback` gets what it is dismissed with."""
 
     def run_worker(
-        self, work: Coroutine[Any, Any, Any], *, group: str = ..., exclusive: bool = ...,
+        self,
+        work: Coroutine[Any, Any, Any],
+        *,
+        group: str = ...,
+        exclusive: bool = ...,
         exit_on_error: bool = ...,
-    ) -> Any:  # fmt: skip
+    ) -> Any:
         """Run `work` in a named worker."""
 
 

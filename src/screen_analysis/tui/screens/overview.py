@@ -34,13 +34,13 @@ from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import EmptyPagesError, ScreenAnalysisError
 from screen_analysis.cache import LocalCache
+from screen_analysis.cache.kept import unreachable
 from screen_analysis.insight.aggregates import Overview, OverviewBuilder
 from screen_analysis.insight.collect import fill, project_names
 from screen_analysis.insight.offline import KeptOverview, kept_overview
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.dialogs.prompt import REPORT
 from screen_analysis.tui.dialogs.save import Write, save_file
-from screen_analysis.tui.feed import unreachable
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.screens import overview_charts as view
 from screen_analysis.tui.screens.screen_keys import OVERVIEW_KEYS

@@ -25,10 +25,10 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from screen_analysis.api.models import Analysis, AnalysisItem
+from screen_analysis.browse.projects.book import KnownProject
 from screen_analysis.safe_text import DISPLAY_LIMIT, clean
 from screen_analysis.state import LayoutPreferences
 from screen_analysis.tui.keys import bound_keys
-from screen_analysis.tui.project_book import KnownProject
 from screen_analysis.tui.themes import low_colour
 from screen_analysis.tui.widgets import detail_text
 from screen_analysis.tui.widgets.screen_image import ImagePreviews, ScreenImage

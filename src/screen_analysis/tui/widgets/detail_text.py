@@ -14,10 +14,10 @@ from rich.cells import cell_len
 from textual.content import Content
 
 from screen_analysis.api.models import CRITERIA, Analysis, AnalysisItem, AnalysisStatus
+from screen_analysis.browse.projects.book import KnownProject
 from screen_analysis.numbers import DASH, format_count, format_score, format_weights
 from screen_analysis.safe_text import DISPLAY_LIMIT, clean
 from screen_analysis.tui.formatting import hanging, status_class, status_glyph, status_word
-from screen_analysis.tui.project_book import KnownProject
 from screen_analysis.tui.widgets.score_bar import bar_cells, score_tier, texture
 from screen_analysis.words import end_ellipsis, local_time, middle_ellipsis
 

@@ -1,8 +1,8 @@
 """The status filter bar: All · Pending · Processing · Completed · Failed, with totals.
 
-The bar owns its totals: it asks its source (`TotalsSource`, the main view's feed) for them
-in its own worker, one request per status living or dying on its own, keeps each last
-number seen, and shows an old one marked stale ("~1,234") rather than none until a new one
+The bar owns its totals: it asks its source (`TotalsSource`, the headless `browse.Totals`)
+for them in its own worker, one request per status living or dying on its own, keeps each
+last number seen, and shows an old one marked stale ("~1,234") rather than none until a new one
 comes; a total the server gave as no count shows as unknown ("?") on its own tab. It starts
 with those the local cache kept, once the key in use may see them, and forgets those when
 the key is refused.
@@ -24,10 +24,11 @@ from textual.widget import Widget
 
 from screen_analysis.api.models import AnalysisStatus, parse_status
 from screen_analysis.api.oddities import UNKNOWN_TOTAL
+from screen_analysis.browse.totals import CountCache, Counts
+from screen_analysis.browse.views import ViewKey
 from screen_analysis.numbers import format_count
-from screen_analysis.tui.feed.totals import Totals
-from screen_analysis.tui.feed.views import CountCache, ViewKey
 from screen_analysis.tui.formatting import STALE, now_utc
+from screen_analysis.tui.workers import busy
 
 CHOICES: tuple[tuple[AnalysisStatus | None, str], ...] = (
     (None, "All"),
@@ -43,7 +44,7 @@ STALE_CHECK_S = 5.0
 class TotalsSource(Protocol):
     """Where the bar's totals come from."""
 
-    async def fetch_totals(self, keys: Sequence[ViewKey]) -> Totals:
+    async def fetch_totals(self, keys: Sequence[ViewKey]) -> Counts:
         """The total of each key that answered (None: no count), and the first failure of
         those that did not."""
 
@@ -260,7 +261,7 @@ class StatusFilter(Widget):
     @property
     def busy(self) -> bool:
         """Whether totals are being asked for."""
-        return any(w.node is self and not w.is_finished for w in self.workers)
+        return busy(self)
 
     @work(exclusive=True, group="counts", exit_on_error=False)
     async def _fetch(self, keys: list[ViewKey]) -> None:

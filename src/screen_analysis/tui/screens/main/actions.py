@@ -104,7 +104,7 @@ class AnalysisActions:
 
 
 class Paging(Protocol):
-    """How far the view's pages are loaded (the feed)."""
+    """How far the view's pages are loaded (the pager)."""
 
     @property
     def started(self) -> bool:

@@ -24,13 +24,13 @@ from textual.worker import get_current_worker
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.models import AnalysisItem
 from screen_analysis.api.writers import CsvWriter, JsonLinesWriter, RawWriter, raw_of
+from screen_analysis.browse import ViewKey
 from screen_analysis.numbers import count_of, format_count
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.dialogs.choice import Choice, ChoiceDialog
 from screen_analysis.tui.dialogs.progress import ProgressDialog
 from screen_analysis.tui.dialogs.prompt import EXPORT
 from screen_analysis.tui.dialogs.save import SaveHost, Write, save_file
-from screen_analysis.tui.feed import ViewKey
 from screen_analysis.tui.widgets.table.order import SERVER_ORDER, SortOrder, sort_key
 from screen_analysis.user_files import replacing
 

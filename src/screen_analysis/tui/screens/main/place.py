@@ -18,8 +18,8 @@ from typing import Any
 from textual.timer import Timer
 
 from screen_analysis.api.models import AnalysisStatus
+from screen_analysis.browse import ViewKey
 from screen_analysis.state import Place, RememberedPlace
-from screen_analysis.tui.feed import ViewKey
 
 SETTLE_S = 2.0  # the pick is written once the cursor has rested this long
 

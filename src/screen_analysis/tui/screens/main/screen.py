@@ -1,16 +1,16 @@
 """The main screen: project sidebar, status filter, analyses pane and detail.
 
-The screen composes widgets that own their data, each with the main view's headless `Feed`
-as its source: the analyses pane pages, refreshes and loads its rows, the status filter its
-totals, the sidebar its projects. The screen routes only what crosses widgets (the
-highlighted analysis to the detail, rows and moves to the counts, the view chosen) and
-every failure to its one problem desk; the keys that act on the highlighted analysis are
-its base's (`AnalysisKeys`).
+The screen composes widgets that own their data, each with a headless source of the
+connection (`browse.Sources`): the analyses pane pages, refreshes and loads its rows through
+a pager, the status filter asks the totals, the sidebar the projects. The screen routes only
+what crosses widgets (the highlighted analysis to the detail, rows and moves to the counts,
+the view chosen) and every failure to its one problem desk; the view and the keys on it are
+its base's (`ViewKeys`), the keys that act on the highlighted analysis that one's
+(`AnalysisKeys`).
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from datetime import datetime
 from typing import ClassVar
@@ -19,36 +19,33 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
-from textual.content import Content
 from textual.message import Message
 
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.errors import AuthenticationError
 from screen_analysis.api.models import Analysis, AnalysisItem
+from screen_analysis.browse import RefreshSchedule, Sources, ViewKey
 from screen_analysis.cache import LocalCache
+from screen_analysis.cache.kept import KeyTrust
 from screen_analysis.config import Settings
-from screen_analysis.safe_text import clean
-from screen_analysis.state import RememberedPlace, RememberedProjects
-from screen_analysis.tui.feed import Feed, KeyTrust, RefreshSchedule, ViewKey
+from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.formatting import now_utc
-from screen_analysis.tui.keys import bound_keys
 from screen_analysis.tui.one import One
-from screen_analysis.tui.screens.main.actions import FindInRows
-from screen_analysis.tui.screens.main.analysis_keys import AnalysisKeys
 from screen_analysis.tui.screens.main.keys import MAIN_KEYS
-from screen_analysis.tui.screens.main.place import PlaceKeeper
 from screen_analysis.tui.screens.main.problems import ProblemDesk
+from screen_analysis.tui.screens.main.view_keys import ViewKeys
 from screen_analysis.tui.widgets.analysis_detail import AnalysisDetail
 from screen_analysis.tui.widgets.app_header import AppHeader
 from screen_analysis.tui.widgets.key_bar import KeyBar
 from screen_analysis.tui.widgets.project_sidebar import ProjectSidebar
 from screen_analysis.tui.widgets.screen_image import ImagePreviews
-from screen_analysis.tui.widgets.status_filter import CHOICES, StatusFilter
+from screen_analysis.tui.widgets.status_filter import StatusFilter
 from screen_analysis.tui.widgets.status_line import StatusLine
 from screen_analysis.tui.widgets.table import AnalysesPane, AnalysesTable
+from screen_analysis.tui.workers import busy
 
 
-class MainScreen(AnalysisKeys):
+class MainScreen(ViewKeys):
     """Browse analyses: choose a project and a status, page through, read one in detail."""
 
     # Textual's own annotation makes a ClassVar annotation here a type error.
@@ -57,10 +54,6 @@ class MainScreen(AnalysisKeys):
 
     BINDINGS: ClassVar[list[BindingType]] = MAIN_KEYS
 
-    pane = One(AnalysesPane)
-    sidebar = One(ProjectSidebar)
-    detail = One(AnalysisDetail)
-    status_filter = One(StatusFilter)
     status_line = One(StatusLine)
 
     class ChangeConnection(Message):
@@ -92,10 +85,15 @@ class MainScreen(AnalysisKeys):
         `schedule` is given; images through `previews`; `clock` tells the ages; what was
         seen is kept in `cache`, shown from it at once when `trust` knows the key in use,
         else once the server answered or cannot be reached (None: no local cache)."""
-        super().__init__(self._base_url, previews, clock)
-        self.feed = Feed(current, cache=cache, trust=trust)
-        self.settings = settings
-        self.remembered = remembered
+        sources = Sources(current, cache=cache, trust=trust)
+        super().__init__(
+            current,
+            sources,
+            settings=settings,
+            remembered=remembered,
+            previews=previews,
+            clock=clock,
+        )
         self._clock = clock
         self._previews = previews
         self._schedule = schedule or RefreshSchedule(refresh_interval)
@@ -106,21 +104,18 @@ class MainScreen(AnalysisKeys):
             demo=self.services.start_demo,
             nothing_kept=self._nothing_kept,
         )
-        self.finder = FindInRows(self.services, self.feed, lambda ids: bound_keys(self, ids))
-        server, state_path = remembered.server, settings.state_path
-        kept = RememberedPlace(state_path, server, settings.profile) if server else None
-        self.place = PlaceKeeper(kept, self.set_timer, self.services.background)
 
     def compose(self) -> ComposeResult:
         """Filter bar, then sidebar, the analyses pane (table, status line) and detail."""
+        state_path = self.settings.state_path
         yield AppHeader()
-        yield StatusFilter(self.feed, clock=self._clock, id="status-filter")
+        yield StatusFilter(self.sources.totals, clock=self._clock, id="status-filter")
         with Horizontal(id="body"):
-            sidebar = ProjectSidebar(self.feed, id="sidebar", state_path=self.settings.state_path)
+            sidebar = ProjectSidebar(self.sources.projects, id="sidebar", state_path=state_path)
             sidebar.border_title = "Projects"
             yield sidebar
-            yield AnalysesPane(self.feed, self._schedule, clock=self._clock, id="center")
-            yield AnalysisDetail(self._previews, state_path=self.settings.state_path, id="detail")
+            yield AnalysesPane(self.pager, self._schedule, clock=self._clock, id="center")
+            yield AnalysisDetail(self._previews, state_path=state_path, id="detail")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -135,11 +130,6 @@ class MainScreen(AnalysisKeys):
         self.place.leave()
 
     @property
-    def view(self) -> ViewKey:
-        """The (project, status) on screen."""
-        return self.feed.view
-
-    @property
     def narrow(self) -> bool:
         """Below 120 columns the detail opens in place of the table."""
         return self.has_class("-narrow")
@@ -149,7 +139,7 @@ class MainScreen(AnalysisKeys):
         """Whether any request or file write of the screen or its widgets is under way."""
         if self.pane.busy or self.status_filter.busy or self.sidebar.busy:
             return True
-        return any(w.node is self and not w.is_finished for w in self.workers)
+        return busy(self)
 
     @property
     def refreshing(self) -> bool:
@@ -161,44 +151,9 @@ class MainScreen(AnalysisKeys):
         """When auto-refreshes run."""
         return self._schedule
 
-    # Views
-
-    def show_view(self, key: ViewKey, *, pick: str | None = None) -> None:
-        """Show `key`'s analyses: the table from the top (or at `pick`), the filter's
-        totals, no detail yet."""
-        self.status_filter.show_view(key)
-        self.detail.show(None, None)
-        self.pane.show(key, pick=pick)
-        self._title_view()
-        self.place.moved(key, pick)
-        self.sidebar.recount()
-
-    def _title_view(self) -> None:
-        """The pane's title: "Analyses · Lumen Banking · Completed"."""
-        view = self.view
-        parts = ["Analyses"]
-        if view.project_id is not None:
-            parts.append(self.sidebar.names.get(view.project_id, clean(view.project_id)))
-        parts.append(next(word for status, word in CHOICES if status == view.status))
-        self.pane.border_title = Content(" · ".join(parts))
-
-    def choose_project(self, project_id: str | None) -> None:
-        """Show `project_id`'s analyses (None: all) with the current status filter."""
-        self.sidebar.mark_current(project_id)
-        if project_id is not None:
-            self._remember(project_id)
-            self.sidebar.recount([project_id])  # fresh statistics on selection
-        self.show_view(ViewKey(project_id, self.view.status))
-
     def hold_refresh(self, reason: str, held: bool) -> None:
         """Hold auto-refreshes for `reason` ("focus", "suspended"), or release them."""
         self.pane.hold_refresh(reason, held)
-
-    def _remember(self, project_id: str) -> None:
-        """Remember a project for the next run (the state file is written off the loop)."""
-        remembered = self.remembered
-        if project_id not in remembered.ids:
-            self.services.background(asyncio.to_thread(remembered.add, project_id), "state-file")
 
     # What crosses widgets
 
@@ -253,14 +208,14 @@ class MainScreen(AnalysisKeys):
         self.table.set_project_names(event.names)
         known = {project.project_id for project in event.projects}
         if self.view.project_id in known:
-            self._title_view()
+            self.title_view()
         item = self.table.highlighted_item
         if isinstance(item, Analysis) and item.project_id in known:
             self._show_detail(item)
 
     @on(ProjectSidebar.Added)
     def _project_added(self, event: ProjectSidebar.Added) -> None:
-        self._remember(event.project_id)
+        self.remember(event.project_id)
 
     @on(AnalysesPane.Failed)
     def _pane_failed(self, event: AnalysesPane.Failed) -> None:
@@ -274,25 +229,22 @@ class MainScreen(AnalysisKeys):
         self.problems.handle(event.error, event.again, loaded=True)
 
     def _forget_kept(self, error: Exception) -> None:
-        """A refused key never sees the server's cache: whatever of it is on screen goes
-        (rows, the detail of one, totals, projects), and nothing more of it is read."""
+        """A refused key never sees the server's cache (its sources shut it as the refusal
+        came): whatever of it is on screen goes (rows, the detail of one, totals,
+        projects)."""
         if not isinstance(error, AuthenticationError):
             return
-        self.feed.kept.refuse()
         if self.pane.forget_kept(error) or self.table.highlighted_item is None:
             self.detail.show(None, None)
         self.status_filter.forget_kept()
         self.sidebar.forget_kept()
 
     def _nothing_kept(self) -> str:
-        if self.feed.cache is None:
+        if not self.sources.caching:
             return "The local cache is off (cache = false or --no-cache): nothing is kept."
         return "Nothing from this server is kept on this computer to show instead."
 
     # The problem desk's host
-
-    def _base_url(self) -> str:
-        return self.feed.current.client.base_url if self.feed.current.connected else ""
 
     def _ask_for_key(self, detail: str) -> None:
         self.post_message(self.KeyRejected(self, detail))
@@ -304,76 +256,3 @@ class MainScreen(AnalysisKeys):
         """After the key was refused: with a new key (`renewed`), run again what it was
         refused for; without, keep the rows and the error (r retries)."""
         self.problems.resume(renewed)
-
-    # Actions (keys: MAIN_KEYS)
-
-    def action_status(self, index: int) -> None:
-        """Filter by the status at `index` of the filter bar."""
-        self.show_view(ViewKey(self.view.project_id, CHOICES[index][0]))
-
-    def action_refresh(self) -> None:
-        """Retry what failed, else reload the view keeping the highlighted analysis."""
-        self.pane.reload()
-        self.status_filter.recount(self.view)
-        self.sidebar.recount([self.view.project_id] if self.view.project_id else [])
-
-    def action_toggle_auto_refresh(self) -> None:
-        """Pause or resume the auto-refresh (the status line shows which)."""
-        self.pane.toggle_refresh()
-
-    def action_load_all(self) -> None:
-        """Load every page of the view (up to 100,000 rows), e.g. before sorting."""
-        self.pane.load_all()
-
-    def action_close_detail(self) -> None:
-        """Stop loading the rest, or go back from the detail to the table."""
-        if self.pane.stop_load_all():
-            return
-        if self.has_class("-detail-open") or self.detail.has_focus_within:
-            self.remove_class("-detail-open")
-            self.table.focus()
-
-    def action_detail_width(self, step: int) -> None:
-        """Give the detail pane `step` percent more of the width (less when negative)."""
-        self.detail.widen(step)
-
-    def action_toggle_sidebar(self) -> None:
-        """Fold the project sidebar away to give the table the width, or bring it back."""
-        self.sidebar.toggle_fold()
-
-    def action_add_project(self) -> None:
-        """Ask for a project id and add it to the sidebar."""
-        from screen_analysis.tui.dialogs.prompt import AddProjectDialog
-
-        def added(project_id: str | None) -> None:
-            if project_id:
-                self.sidebar.add(project_id)
-
-        self.services.show(AddProjectDialog(), added)
-
-    def action_find(self) -> None:
-        """Ask for text to find in the loaded labels."""
-        self.finder.ask(self.table)
-
-    def action_find_next(self) -> None:
-        """Find the next row matching the last search (ask when there was none)."""
-        self.finder.next(self.table)
-
-    def action_overview(self) -> None:
-        """The overview of the project shown, or of all projects."""
-        self.insight.overview(self.feed.current, self.view.project_id, self.feed.kept.unrefused)
-
-    def action_export(self) -> None:
-        """Write the view (the loaded rows or every page) to a CSV or JSON Lines file."""
-        from screen_analysis.tui.screens.main.export import ExportRequest, export_view
-
-        table, feed = self.table, self.feed
-        request = ExportRequest(
-            self.view, list(table.items), table.row_order, feed.total, feed.done, feed.current
-        )
-        self.run_worker(
-            export_view(self.services, request),
-            group="export",
-            exclusive=True,
-            exit_on_error=False,
-        )

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from textual.content import Content
 
+from screen_analysis.browse.projects.book import KnownProject
 from screen_analysis.numbers import DASH, format_count, format_score
 from screen_analysis.safe_text import DISPLAY_LIMIT, clean
-from screen_analysis.tui.project_book import KnownProject
 
 NOTES = {
     "queued": "not loaded yet",

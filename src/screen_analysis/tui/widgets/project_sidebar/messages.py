@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from textual.message import Message
 from textual.widget import Widget
 
-from screen_analysis.tui.project_book import KnownProject
+from screen_analysis.browse.projects.book import KnownProject
 
 
 class ProjectChosen(Message):

@@ -2,7 +2,7 @@
 
 The sidebar owns its projects: it lists every project its rows name, by name (by id until
 its details are known), always in the same order, sorted once per batch of new names. It
-asks its source (`ProjectSource`, the main view's feed) for a project's details in its
+asks its source (`ProjectSource`, the headless `browse.Projects`) for a project's details in its
 own workers, a bounded number per refresh (`asking`: those in view and the detail's
 first; `r` asks again for those that failed). It starts with those the local cache kept,
 once the key in use may see them, and forgets those when the key is refused. It posts up
@@ -25,10 +25,10 @@ from textual.content import Content
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import AuthenticationError, NotFoundError
 from screen_analysis.api.models import Project
+from screen_analysis.browse.projects.asking import AskQueue
+from screen_analysis.browse.projects.book import KnownProject, ProjectBook
 from screen_analysis.safe_text import DISPLAY_LIMIT, TITLE_LIMIT, clean, shorten
 from screen_analysis.state import LayoutPreferences
-from screen_analysis.tui.project_book import KnownProject, ProjectBook
-from screen_analysis.tui.widgets.project_sidebar.asking import AskQueue
 from screen_analysis.tui.widgets.project_sidebar.entries import listing_order, prompt, prompt_all
 from screen_analysis.tui.widgets.project_sidebar.messages import (
     Added,
@@ -37,6 +37,7 @@ from screen_analysis.tui.widgets.project_sidebar.messages import (
     ProjectChosen,
 )
 from screen_analysis.tui.widgets.project_sidebar.project_list import ALL_ID, ProjectList
+from screen_analysis.tui.workers import busy
 
 FOLD_BELOW = 130  # columns: below this the sidebar starts folded (the label keeps its room)
 SORT_FROM = 32  # projects moved at once: from this many, one sort rather than one by one
@@ -342,7 +343,7 @@ class ProjectSidebar(ProjectList):
     @property
     def busy(self) -> bool:
         """Whether projects are being fetched."""
-        return any(w.node is self and not w.is_finished for w in self.workers)
+        return busy(self)
 
     # The list
 

@@ -11,7 +11,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from screen_analysis.api.models import Analysis, AnalysisItem
-from screen_analysis.tui.feed import ViewKey
+from screen_analysis.browse import ViewKey
 from screen_analysis.tui.widgets.table.order import SortOrder
 
 NAMESPACE = "analyses_table"

@@ -16,8 +16,8 @@ from typing import NamedTuple
 
 from textual.timer import Timer
 
-from screen_analysis.tui.feed import RefreshSchedule
-from screen_analysis.tui.feed.schedule import HELD_WORDS
+from screen_analysis.browse import RefreshSchedule
+from screen_analysis.browse.schedule import HELD_WORDS
 from screen_analysis.tui.widgets.table.live import RefreshTimer, SetTimer
 from screen_analysis.words import clock_time, wait_words
 

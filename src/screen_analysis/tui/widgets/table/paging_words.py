@@ -5,9 +5,10 @@ so the table, the status line and the notification never say two different thing
 from __future__ import annotations
 
 from screen_analysis.api.describe import describe_error
-from screen_analysis.tui.feed import PageSource, empty_words
+from screen_analysis.browse import empty_words
 from screen_analysis.tui.widgets.status_line import PagingStatus
 from screen_analysis.tui.widgets.table.offline import StaleWords
+from screen_analysis.tui.widgets.table.source import PageSource
 
 LOADING = "Loading…"
 

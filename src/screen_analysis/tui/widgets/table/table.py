@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import ClassVar, TypeAlias
 
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.geometry import Region
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -22,9 +22,9 @@ from textual.strip import Strip
 from screen_analysis.api.models import Analysis, AnalysisItem
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import now_utc
-from screen_analysis.tui.keys import SHOWN, RankedBinding
 from screen_analysis.tui.widgets.table.cursor import RowCursorView
 from screen_analysis.tui.widgets.table.flash import RowFlashes
+from screen_analysis.tui.widgets.table.keys import TABLE_KEYS
 from screen_analysis.tui.widgets.table.layout import layout_columns
 from screen_analysis.tui.widgets.table.messages import Highlighted, Selected, SortChanged, Wanted
 from screen_analysis.tui.widgets.table.order import SortOrder, clicked_sort, next_sort
@@ -42,19 +42,7 @@ MARK = "◆A "  # before the label of the analysis marked for a comparison (read
 class AnalysesTable(RowCursorView):
     """A table of analyses with a row cursor, rendering only the lines on screen."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        RankedBinding("enter", "select_cursor", "Select",
-                      tooltip="Select the highlighted analysis", id="select", rank=SHOWN),
-        Binding("up,k", "move('up')", "Cursor up", show=False, id="cursor-up"),
-        Binding("down,j", "move('down')", "Cursor down", show=False, id="cursor-down"),
-        Binding("pageup", "move('page-up')", "Page up", show=False, id="page-up"),
-        Binding("pagedown", "move('page-down')", "Page down", show=False, id="page-down"),
-        Binding("home", "move('first')", "First row", show=False, id="first-row",
-                tooltip="First row (and the analyses that arrived)"),
-        Binding("end", "move('last')", "Last loaded row", show=False, id="last-row"),
-        Binding("s", "cycle_sort", "Sort", id="sort",
-                tooltip="Sort the loaded rows (score, age, label, status)"),
-    ]  # fmt: skip
+    BINDINGS: ClassVar[list[BindingType]] = TABLE_KEYS
 
     COMPONENT_CLASSES: ClassVar[set[str]] = TABLE_COMPONENT_CLASSES
     DEFAULT_CSS = TABLE_CSS

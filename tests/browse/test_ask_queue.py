@@ -3,7 +3,7 @@ as a refresh allows, never more than a few at a time."""
 
 from __future__ import annotations
 
-from screen_analysis.tui.widgets.project_sidebar.asking import AskQueue
+from screen_analysis.browse.projects.asking import AskQueue
 
 
 def ids(count: int, prefix: str = "proj_") -> list[str]:

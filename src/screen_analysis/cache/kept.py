@@ -1,6 +1,6 @@
-"""Whether the main view may show what the local cache kept of its server: a refused key
-never sees that server's cache, and a key the server never accepted does not see it before
-the server has answered.
+"""The local cache's policy: which key may see what the cache kept of its server. A refused
+key never sees that server's cache, and a key the server never accepted does not see it
+before the server has answered.
 
 The cache is painted before the first answer (stale-while-revalidate) only when `KeyTrust`
 says this server accepted the key in use before (a fingerprint kept with the cache, never
@@ -9,8 +9,11 @@ stand in from then on; the server cannot be reached (refused connection, DNS, ti
 TLS), and the cache stands in offline (no key was refused); the key is refused, and the
 cache stays shut for the run (a new key the server accepts opens it again).
 
-Headless (no Textual): the feed holds one `KeptCache` and reports each outcome to it; the
-widgets ask it before they show anything the cache kept.
+Headless (no Textual): the main view's sources (`browse.Sources`) hold one `KeptCache` and
+report each outcome to it, and read what they show through it. The command line's
+`--offline` sends no request, which the policy reads as no server at all
+(`KeptCache.offline`): what is kept may be read, as in the app when the server cannot be
+reached.
 """
 
 from __future__ import annotations
@@ -26,7 +29,6 @@ from screen_analysis.api.errors import APIConnectionError, AuthenticationError
 from screen_analysis.api.models import Project
 from screen_analysis.cache import CachedView, LocalCache
 from screen_analysis.cache.rows import skipped_words
-from screen_analysis.tui.feed.views import ViewKey
 
 T = TypeVar("T")
 
@@ -75,6 +77,15 @@ class KeptCache:
         self.epoch = 0  # moves on at each refusal: a read begun before it is not shown
         self._decided = asyncio.Event()
 
+    @classmethod
+    def offline(cls, cache: LocalCache) -> KeptCache:
+        """The cache as a reader that sends no request sees it (the command line's
+        `--offline`): as when the server cannot be reached, with no key refused."""
+        kept = cls(cache)
+        kept.state = KeyState.UNREACHABLE
+        kept._decided.set()
+        return kept
+
     @property
     def unrefused(self) -> LocalCache | None:
         """The cache for a part that reads it on its own when the server cannot be reached
@@ -112,6 +123,13 @@ class KeptCache:
             if self.still_open(epoch):
                 return found
         return shut
+
+    async def read_now(self, read: Callable[[], T], shut: T) -> T:
+        """What `read` (one of the reads below, run in a thread) finds now, without waiting
+        for the first answer: `shut` when the key was refused while it read."""
+        epoch = self.epoch
+        found = await asyncio.to_thread(read)
+        return found if self.still_open(epoch) else shut
 
     @contextlib.asynccontextmanager
     async def told(self) -> AsyncIterator[None]:
@@ -164,20 +182,19 @@ class KeptCache:
 
     # Reads (from a thread; nothing while shut)
 
-    def view(self, key: ViewKey) -> CachedView | None:
-        """The view as it was last seen, or None (shut, never kept)."""
+    def view(self, project_id: str | None, status: str | None) -> CachedView | None:
+        """The view of a project (None: all) and status (None: all) as it was last seen,
+        or None (shut, never kept)."""
         if self.cache is None or not self.open:
             return None
-        return self.cache.view(key.project_id, key.status)
+        return self.cache.view(project_id, status)
 
-    def matching(self, key: ViewKey) -> CachedView | None:
+    def matching(self, project_id: str | None, status: str | None) -> CachedView | None:
         """Offline: the view if it was kept, else the kept rows of its project's unfiltered
         view that have its status."""
         if self.cache is None or not self.open:
             return None
-        return self.cache.view(key.project_id, key.status) or self.cache.matching(
-            key.project_id, key.status
-        )
+        return self.cache.view(project_id, status) or self.cache.matching(project_id, status)
 
     def projects(self) -> list[tuple[Project, datetime]]:
         """The projects kept, each with when it was fetched ([] while shut)."""

@@ -13,12 +13,11 @@ from datetime import datetime
 from typing import NamedTuple, Protocol
 
 from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisStatus
-from screen_analysis.api.pagination import SeenIds
-from screen_analysis.tui.feed.views import ViewKey
+from screen_analysis.browse.views import ViewKey
 
 
 class PageCursors(Protocol):
-    """Where loaded analyses came from: a listing's page numbers and their cursors."""
+    """Where loaded analyses came from: a view's page numbers and their cursors."""
 
     def cursor_of(self, analysis_id: str) -> tuple[int, str | None] | None:
         """The page number `analysis_id` was loaded on and the cursor it was asked with."""
@@ -39,25 +38,6 @@ class RefreshJob(NamedTuple):
     def pages(self) -> int:
         """How many pages this refresh asks for (1 or 2)."""
         return 1 if self.again is None else 2
-
-
-class RefreshResult(NamedTuple):
-    """What a refresh brought back: the first page's rows and total, the rows of the page
-    asked again, whether the server refused that page's old cursor, and whether more pages
-    follow the first."""
-
-    job: RefreshJob
-    top: Sequence[AnalysisItem]
-    total: int | None
-    again: Sequence[AnalysisItem] = ()
-    cursor_refused: bool = False
-    more: bool = False
-    odd_total: str | None = None  # why `total` is None: the server's was no count
-
-    @property
-    def rows(self) -> list[AnalysisItem]:
-        """Every row brought back, newest first, each once."""
-        return SeenIds().fresh([*self.top, *self.again])
 
 
 def is_in_flight(item: AnalysisItem) -> bool:
