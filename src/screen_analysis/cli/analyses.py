@@ -43,13 +43,15 @@ def analyses() -> None:
 )
 @click.option(
     "--limit",
-    type=int,
+    type=click.IntRange(1, MAX_PAGE),
     default=None,
     help="Page size, 1–100 (default 20; with --all or --max-items, 100).",
 )
 @click.option("--after", metavar="CURSOR", help="Start after this cursor (a next_cursor).")
 @click.option("--all", "all_pages", is_flag=True, help="Follow cursors to the end.")
-@click.option("--max-items", type=int, metavar="N", help="Follow cursors until N analyses.")
+@click.option(
+    "--max-items", type=click.IntRange(min=1), metavar="N", help="Follow cursors until N analyses."
+)
 @click.option(
     "--format",
     "fmt",
@@ -76,12 +78,6 @@ def list_analyses(
     offline: bool,
 ) -> None:
     """List analyses, newest first as the server orders them."""
-    if limit is not None and not 1 <= limit <= MAX_PAGE:
-        raise click.BadParameter(
-            f"must be between 1 and {MAX_PAGE}, got {limit}", param_hint="--limit"
-        )
-    if max_items is not None and max_items < 1:
-        raise click.BadParameter("must be at least 1", param_hint="--max-items")
     if all_pages and max_items is not None:
         raise click.UsageError("--all and --max-items cannot be combined")
     following = all_pages or max_items is not None

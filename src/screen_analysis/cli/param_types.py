@@ -1,7 +1,8 @@
 """Click parameter types whose values a shell completes (`screen-analysis completion`).
 
 Each takes its value as the plain string it was (checking stays where it was: the settings
-loader, the gate, the theme check) and offers, when a shell asks, what this machine already
+loader, the gate, the theme check; `IsoDate` alone converts, a date being click's to check)
+and offers, when a shell asks, what this machine already
 knows: the config file's profiles and checks, the themes, the gate's criteria, and the
 project ids of the local cache. Completing a word never sends a request and never asks the
 keyring; a config or cache that cannot be read completes nothing rather than failing.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -198,9 +200,30 @@ class LocalFile(click.types.StringParamType):
         return [CompletionItem(incomplete, type="file")]
 
 
+class IsoDate(click.ParamType[datetime]):
+    """An ISO date or date-time ("2026-10-01", "2026-10-01T09:00Z"): a date means its
+    midnight UTC, a naive time is UTC."""
+
+    name = "date"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The aware datetime `value` names; a usage error (exit 2) in one line when it
+        names none."""
+        if isinstance(value, datetime):  # a default, or a value converted once already
+            return value
+        try:
+            when = datetime.fromisoformat(str(value).strip())
+        except ValueError:
+            self.fail(
+                f"expected a date like 2026-10-01 or 2026-10-01T09:00Z, got {value!r}", param, ctx
+            )
+        return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
 PROFILE = ProfileName()
 THEME = ThemeName()
 PROJECT_ID = ProjectId()
 CHECK_NAME = CheckName()
 CRITERION_THRESHOLD = CriterionThreshold()
 LOCAL_FILE = LocalFile()
+ISO_DATE = IsoDate()

@@ -11,24 +11,10 @@ import click
 
 from screen_analysis.api.models import STATUSES
 from screen_analysis.cli.exit_codes import CliError, ExitCode
-from screen_analysis.cli.param_types import PROJECT_ID
+from screen_analysis.cli.param_types import ISO_DATE, PROJECT_ID
 from screen_analysis.cli.root import CliContext
 from screen_analysis.numbers import count_of, format_count
 from screen_analysis.safe_text import clean
-
-
-def parse_since(value: str | None) -> datetime | None:
-    """An ISO date or date-time; a date means its midnight UTC, a naive time is UTC."""
-    if value is None:
-        return None
-    try:
-        when = datetime.fromisoformat(value.strip())
-    except ValueError:
-        raise click.BadParameter(
-            f"expected a date like 2026-10-01 or 2026-10-01T09:00Z, got {value!r}",
-            param_hint="--since",
-        ) from None
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 class StderrProgress:
@@ -67,7 +53,13 @@ class StderrProgress:
 @click.option(
     "--status", type=click.Choice([s.value for s in STATUSES]), help="Only analyses in this state."
 )
-@click.option("--since", metavar="DATE", help="Only analyses created from this date (UTC).")
+@click.option(
+    "--since",
+    "since_at",
+    type=ISO_DATE,
+    metavar="DATE",
+    help="Only analyses created from this date (UTC).",
+)
 @click.option(
     "--output",
     "-o",
@@ -92,13 +84,12 @@ def report(
     ctx: CliContext,
     project_id: str | None,
     status: str | None,
-    since: str | None,
+    since_at: datetime | None,
     output: Path,
     fmt: str | None,
     offline: bool,
 ) -> None:
     """Write an overview (charts, best and weakest screens, latest failures) to share."""
-    since_at = parse_since(since)
     chosen = fmt or ("md" if output.suffix.lower() in {".md", ".markdown"} else "html")
 
     async def run() -> int:

@@ -13,7 +13,7 @@ from fnmatch import fnmatchcase
 
 from screen_analysis.api.models import Analysis
 from screen_analysis.numbers import format_count
-from screen_analysis.safe_text import shorten
+from screen_analysis.validation import quoted
 from screen_analysis.words import utc_time
 
 
@@ -23,12 +23,6 @@ class GateInputError(ValueError):
 
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([smhdw])")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800}
-QUOTED = 40  # characters of a bad value repeated in an error line
-
-
-def quoted(value: object) -> str:
-    """`value` as an error line repeats it: quoted, cut to a few dozen characters."""
-    return repr(shorten(str(value), QUOTED))
 
 
 def parse_duration(text: str) -> timedelta | None:
