@@ -92,7 +92,7 @@ def format_delta(delta: float | Decimal | None, decimals: int | None = None) -> 
     a side is missing."""
     if delta is None or not _finite(delta):
         return DASH
-    size = -delta if delta < 0 else delta
+    size = abs(delta)  # and a zero whose sign bit is set reads as zero, not "-0"
     if size >= HUGE:
         text = scientific(size)
     elif decimals is not None:
@@ -166,9 +166,11 @@ def nice_step(span: float, most: int, *, whole: bool = False) -> float:
     if span <= 0 or most < 1:
         return max(span, 1.0)
     raw = span / most
+    if whole:
+        raw = max(raw, 1.0)  # no whole step is smaller than one
     magnitude = 10.0 ** math.floor(math.log10(raw))
-    for multiple in (1, 2, 2.5, 5, 10):
+    for multiple in (1, 2, 2.5, 5):
         step = multiple * magnitude
-        if step >= raw - 1e-9 and (not whole or (step >= 1 and float(step).is_integer())):
+        if step >= raw - 1e-9 and (not whole or float(step).is_integer()):
             return step
     return 10 * magnitude
