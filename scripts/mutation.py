@@ -58,23 +58,24 @@ def _git(*args: str) -> str | None:
     return done.stdout.strip() if done.returncode == 0 else None
 
 
-def change_base() -> str:
-    """The commit a change is measured from (see the module's docstring)."""
+def change_base() -> str | None:
+    """The commit a change is measured from (see the module's docstring); None when there
+    is none (a first commit, or a clone without history)."""
     if os.environ.get("MUTATION_BASE"):
         return os.environ["MUTATION_BASE"]
     head = _git("rev-parse", "HEAD")
     fork = _git("merge-base", "HEAD", "main")
     if fork and fork != head:
         return fork
-    parent = _git("rev-parse", "--verify", "--quiet", "HEAD^1")
-    if parent is None:
-        raise SystemExit("--changed: no base to compare with (set MUTATION_BASE)")
-    return parent
+    return _git("rev-parse", "--verify", "--quiet", "HEAD^1")
 
 
 def changed_modules() -> tuple[str, list[Module]]:
     """The base, and the modules whose files differ between it and the working tree."""
     base = change_base()
+    if base is None:
+        print("--changed: no earlier commit to compare with, so no module is run")
+        return "nothing", []
     listing = _git("diff", "--name-only", base)
     if listing is None:
         raise SystemExit(f"--changed: git cannot compare with {base}")

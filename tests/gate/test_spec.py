@@ -18,6 +18,12 @@ def spec_of(**flags: object):
     return build_spec([Source(flags)], now=NOW)
 
 
+NOTHING_TO_CHECK = (
+    "nothing to check: give at least one of --min-score, --min CRITERION=N, --max-failed,"
+    " --min-count, --max-drop (or a check NAME from the config)"
+)
+
+
 def refused(**flags: object) -> str:
     with pytest.raises(GateInputError) as caught:
         spec_of(**flags)
@@ -99,48 +105,99 @@ def test_every_assertion_is_read() -> None:
 
 
 @pytest.mark.parametrize(
-    ("flags", "starts"),
+    ("flags", "says"),
     [
         ({"min_score": "seventy"}, "--min-score: expected a number, got 'seventy'"),
-        ({"min_score": "nan"}, "--min-score: expected a finite number"),
-        ({"min_score": "inf"}, "--min-score: expected a finite number"),
-        ({"min": ("cta_effectiveness=lots",)}, "--min cta_effectiveness: expected a number"),
-        ({"min": ("cta_effectiveness",)}, "--min: expected CRITERION=N"),
-        ({"max_failed": "150"}, "--max-failed: a percentage from 0 to 100"),
-        ({"min_score": "-5"}, "--min-score: points must be ≥ 0 (a minimum below 0 would"),
-        ({"min_score": -0.5}, "--min-score: points must be ≥ 0"),
-        ({"min": ("visual_clarity=-1",)}, "--min visual_clarity: points must be ≥ 0"),
-        ({"min": ("visual_clarity=nan",)}, "--min visual_clarity: expected a finite number"),
-        ({"max_drop": "inf", "baseline": "b.json"}, "--max-drop: expected a finite number"),
+        ({"min_score": "nan"}, "--min-score: expected a finite number, got 'nan'"),
+        ({"min_score": "inf"}, "--min-score: expected a finite number, got 'inf'"),
+        (
+            {"min": ("cta_effectiveness=lots",)},
+            "--min cta_effectiveness: expected a number, got 'lots'",
+        ),
+        ({"min": ("cta_effectiveness",)}, "--min: expected CRITERION=N, got 'cta_effectiveness'"),
+        ({"max_failed": "150"}, "--max-failed: a percentage from 0 to 100, got 150"),
+        (
+            {"min_score": "-5"},
+            "--min-score: points must be ≥ 0 (a minimum below 0 would pass any score), got '-5'",
+        ),
+        (
+            {"min_score": -0.5},
+            "--min-score: points must be ≥ 0 (a minimum below 0 would pass any score), got '-0.5'",
+        ),
+        (
+            {"min": ("visual_clarity=-1",)},
+            "--min visual_clarity: points must be ≥ 0 (a minimum below 0 would pass any score),"
+            " got '-1'",
+        ),
+        (
+            {"min": ("visual_clarity=nan",)},
+            "--min visual_clarity: expected a finite number, got 'nan'",
+        ),
+        (
+            {"max_drop": "inf", "baseline": "b.json"},
+            "--max-drop: expected a finite number, got 'inf'",
+        ),
         (
             {"min": ("color_contrast=50", "color_contrast=60")},
             "--min: color_contrast given twice (50 and 60); give each criterion once",
         ),
-        ({"min": ("color-contrast=50", "COLOR_CONTRAST=50")}, "--min: color_contrast given twice"),
-        ({"max_failed": "ten%"}, "--max-failed: expected a number"),
-        ({"min_count": "2.5"}, "--min-count: expected a whole number ≥ 0"),
-        ({"min_count": "-1"}, "--min-count: expected a whole number ≥ 0"),
-        ({"min_score": "1", "last": "0"}, "--last: expected a whole number ≥ 1"),
-        ({"min_score": "1", "timeout": "0"}, "--timeout: seconds must be > 0"),
-        ({"min_score": "1", "poll_interval": "0"}, "--poll-interval: at least 0.1 s"),
-        ({"min_score": "1", "project_id": "a/b"}, "--project-id must not contain '/'"),
-        ({"max_drop": "5"}, "--max-drop compares with a baseline"),
-        ({"max_drop": "-1", "baseline": "b.json"}, "--max-drop: points must be ≥ 0"),
-        ({"min_score": "1", "baseline": "b.json"}, "a baseline is compared with --max-drop"),
+        (
+            {"min": ("color-contrast=50", "COLOR_CONTRAST=50")},
+            "--min: color_contrast given twice (50 and 50); give each criterion once",
+        ),
+        ({"max_failed": "ten%"}, "--max-failed: expected a number, got 'ten%'"),
+        ({"min_count": "2.5"}, "--min-count: expected a whole number ≥ 0, got '2.5'"),
+        ({"min_count": "-1"}, "--min-count: expected a whole number ≥ 0, got '-1'"),
+        ({"min_score": "1", "last": "0"}, "--last: expected a whole number ≥ 1, got '0'"),
+        ({"min_score": "1", "timeout": "0"}, "--timeout: seconds must be > 0, got 0"),
+        ({"min_score": "1", "poll_interval": "0"}, "--poll-interval: at least 0.1 s, got 0"),
+        (
+            {"min_score": "1", "project_id": "a/b"},
+            "--project-id must not contain '/' or control characters, got 'a/b'",
+        ),
+        (
+            {"max_drop": "5"},
+            "--max-drop compares with a baseline: give --baseline FILE or"
+            " --baseline-since/--baseline-until",
+        ),
+        (
+            {"max_drop": "-1", "baseline": "b.json"},
+            "--max-drop: points must be ≥ 0 (a negative allowance would demand a rise), got '-1'",
+        ),
+        (
+            {"min_score": "1", "baseline": "b.json"},
+            "a baseline is compared with --max-drop N (points): give it too",
+        ),
         (
             {"max_drop": "1", "baseline": "b.json", "baseline_since": "7d"},
-            "--baseline: a baseline file or a baseline window",
+            "--baseline: a baseline file or a baseline window"
+            " (--baseline-since/--baseline-until), not both",
         ),
         (
             {"max_drop": "1", "baseline_since": "2d", "baseline_until": "7d"},
             "--baseline-since must be before --baseline-until",
         ),
-        ({}, "nothing to check"),
-        ({"label": "x*"}, "nothing to check"),
+        (
+            {},
+            NOTHING_TO_CHECK,
+        ),
+        (
+            {"label": "x*"},
+            NOTHING_TO_CHECK,
+        ),
+        (
+            {"min": ("cta_effectiveness=6=0",)},
+            "--min cta_effectiveness: expected a number, got '6=0'",
+        ),
+        ({"min": 5}, "--min: expected CRITERION=N, got '5'"),
+        ({"max_failed": "-0.1"}, "--max-failed: a percentage from 0 to 100, got -0.1"),
+        ({"max_failed": "100.1"}, "--max-failed: a percentage from 0 to 100, got 100.1"),
     ],
 )
-def test_bad_input_is_one_line_naming_the_option(flags: dict[str, object], starts: str) -> None:
-    assert refused(**flags).startswith(starts)
+def test_bad_input_is_one_line_naming_the_option_and_the_value(
+    flags: dict[str, object], says: str
+) -> None:
+    assert refused(**flags) == says
 
 
 def test_an_unknown_criterion_lists_the_documented_ones() -> None:
