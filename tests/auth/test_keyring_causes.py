@@ -51,7 +51,11 @@ def _from(module: str, name: str = "DBusErrorResponse") -> type[Exception]:
         (RuntimeError("org.freedesktop.DBus.Error"), NO_DBUS, NO_BUS),
         (RuntimeError("SecretService unusable"), NO_DBUS, NO_BUS),
         (RuntimeError("Cannot autolaunch D-Bus"), WITH_DBUS, "the keyring backend failed (Cannot"),
-        (RuntimeError("backend exploded"), NO_DBUS, "the keyring backend failed (backend exploded)"),
+        (
+            RuntimeError("backend exploded"),
+            NO_DBUS,
+            "the keyring backend failed (backend exploded)",
+        ),
         (RuntimeError(), WITH_DBUS, "the keyring backend failed (RuntimeError)"),
         (OSError("disk\n  gone"), WITH_DBUS, "the keyring backend failed (OSError: disk gone)"),
     ],
@@ -166,7 +170,7 @@ def test_a_keyring_that_hangs_while_being_found_holds_up_finding_one(
     monkeypatch.setattr(keyring_module, "get_keyring", slow_discovery)
     waiting_before = set(_keyring_threads())
     try:
-        with pytest.raises(KeyringUnavailableError, match="did not answer within 0.2 s"):
+        with pytest.raises(KeyringUnavailableError, match=r"did not answer within 0\.2 s"):
             KeyStore(timeout=0.2).get(URL)
         with pytest.raises(KeyringUnavailableError, match="earlier in this run"):
             KeyStore(timeout=0.2).get(URL)

@@ -1,0 +1,213 @@
+"""The auth package at its edges: the refusal of an address names it, a key is masked by
+its length, the opt-in key file stays private and readable, a reason carries the address it
+is about, and a network failure names the setting that fixes it."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from tests.auth.backends import MemoryKeyring
+
+from screen_analysis.api.errors import APIConnectionError
+from screen_analysis.auth import InsecureFileStore, KeyStore
+from screen_analysis.auth.base_url import normalise_base_url
+from screen_analysis.auth.connection import (
+    NotConnected,
+    Reason,
+    configured_base_url,
+    resolve_connection,
+)
+from screen_analysis.auth.errors import InsecureFileError, InvalidBaseURLError, NoKeyError
+from screen_analysis.auth.file_store import default_key_file
+from screen_analysis.auth.key_check import KeyCheckError, KeyProblem
+from screen_analysis.auth.masking import mask_key
+from screen_analysis.auth.network import network_problem
+from screen_analysis.config import Connection, Settings, data_dir
+from screen_analysis.secret import SecretStr
+
+URL = "https://api.example.com"
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("https://[::1", "not a valid URL: 'https://[::1' (Invalid IPv6 URL)"),
+        ("ftp://host", "the base URL must start with https:// or http://: 'ftp://host'"),
+        ("https://", "the base URL has no host: 'https://'"),
+    ],
+)
+def test_a_refused_address_is_named_in_the_refusal(url: str, says: str) -> None:
+    with pytest.raises(InvalidBaseURLError) as refused:
+        normalise_base_url(url)
+    assert str(refused.value) == says
+
+
+def test_an_address_is_spelt_one_way() -> None:
+    assert normalise_base_url(" HTTPS://Api.Example.com:443/v1/// ") == f"{URL}/v1"
+    assert normalise_base_url("http://[::1]:80/") == "http://[::1]"
+
+
+@pytest.mark.parametrize(
+    ("key", "shown"),
+    [
+        ("k" * 11, "••••••••"),  # under twelve: nothing of it
+        ("sk-d12345t123", "sk…23"),  # twelve and more: two at each end
+        ("sk-d1234567890t12345", "sk-d…2345"),  # twenty and more: four
+        ("sk-d123456789t12345", "sk…45"),
+    ],
+)
+def test_a_key_shows_less_the_shorter_it_is(key: str, shown: str) -> None:
+    assert mask_key(key) == shown and mask_key(SecretStr(key)) == shown
+
+
+def test_the_key_file_lives_under_the_user_data_dir() -> None:
+    assert default_key_file() == data_dir() / "credentials" / "api-keys.json"
+    assert repr(InsecureFileStore()) == f"InsecureFileStore(path={str(default_key_file())!r})"
+
+
+def test_the_key_file_is_private_sorted_and_readable(tmp_path: Path) -> None:
+    folder = tmp_path / "credentials"
+    folder.mkdir(mode=0o755)
+    store = InsecureFileStore(folder / "keys.json", warn=lambda _: None)
+    store.set("https://b.example.com", SecretStr("sk-test-b-0000"))
+    store.set("https://a.example.com", SecretStr("sk-test-a-0000"))
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700  # made private though it existed
+    text = store.path.read_text(encoding="utf-8")
+    assert text == json.dumps(
+        {"https://a.example.com": "sk-test-a-0000", "https://b.example.com": "sk-test-b-0000"},
+        indent=2,
+    )
+    assert store.delete("https://a.example.com") is True
+    assert stat.S_IMODE(store.path.stat().st_mode) == 0o600
+    assert json.loads(store.path.read_text(encoding="utf-8")) == {
+        "https://b.example.com": "sk-test-b-0000"
+    }
+
+
+def test_deleting_the_last_key_removes_the_file_and_a_missing_key_is_no_deletion(
+    tmp_path: Path,
+) -> None:
+    store = InsecureFileStore(tmp_path / "keys.json", warn=lambda _: None)
+    assert store.delete(URL) is False  # no file
+    store.set(URL, SecretStr("sk-test-only-0000"))
+    assert store.delete("https://other.example.com") is False and store.path.exists()
+    assert store.delete(URL) is True and not store.path.exists()
+
+
+def test_storing_a_key_in_the_file_is_announced_and_logged_by_default(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = InsecureFileStore(tmp_path / "keys.json")
+    with caplog.at_level(logging.WARNING):
+        store.set(URL, SecretStr("sk-test-logged-000"))
+        assert store.get(URL) == SecretStr("sk-test-logged-000")
+    assert [r.getMessage() for r in caplog.records] == [
+        f"The API key is stored in plain text in {store.path}, readable by you and root; "
+        "prefer a keyring or SCREEN_ANALYSIS_API_KEY where you can.",
+        f"Using the API key stored in plain text in {store.path} (not in a keyring).",
+    ]
+    assert "sk-test-logged-000" not in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b"{not json", "cannot read {path} (JSONDecodeError)"),
+        (b"\xff\xfe", "cannot read {path} (UnicodeDecodeError)"),
+        (b'["sk-test-0000"]', "{path} is not a table of keys"),
+    ],
+)
+def test_a_damaged_key_file_is_named_without_its_content(
+    tmp_path: Path, content: bytes, says: str
+) -> None:
+    path = tmp_path / "keys.json"
+    path.write_bytes(content)
+    os.chmod(path, 0o600)
+    with pytest.raises(InsecureFileError) as refused:
+        InsecureFileStore(path, warn=lambda _: None).get(URL)
+    assert str(refused.value) == says.format(path=path)
+
+
+def test_a_key_file_that_cannot_be_looked_at_says_why(tmp_path: Path) -> None:
+    path = tmp_path / "not-a-folder" / "keys.json"
+    (tmp_path / "not-a-folder").write_text("", encoding="utf-8")
+    store = InsecureFileStore(path, warn=lambda _: None)
+    with pytest.raises(InsecureFileError) as refused:
+        store.get(URL)
+    assert str(refused.value) == f"cannot read {path}: Not a directory"
+    with pytest.raises(OSError) as cannot:
+        store.set(URL, SecretStr("sk-test-0000-0000"))
+    assert str(path) in str(cannot.value) and "write" in str(cannot.value)
+
+
+def test_a_reason_carries_the_address_it_is_about(tmp_path: Path) -> None:
+    unsafe = InsecureFileStore(tmp_path / "keys.json", warn=lambda _: None)
+    unsafe.set(URL, SecretStr("sk-test-file-0000"))
+    os.chmod(unsafe.path, 0o644)
+    found = resolve_connection(
+        Settings(base_url=URL), environ={}, keystore=KeyStore(MemoryKeyring()), file_store=unsafe
+    )
+    assert isinstance(found, NotConnected) and found.reason is Reason.UNSAFE_KEY_FILE
+    assert found.base_url == URL and str(unsafe.path) in found.message
+    insecure = resolve_connection(Settings(base_url="http://example.com"), environ={})
+    assert isinstance(insecure, NotConnected) and insecure.base_url == "http://example.com"
+    bad = configured_base_url(Settings(base_url="ftp://x"))
+    assert bad == NotConnected(
+        Reason.BAD_URL, "the base URL must start with https:// or http://: 'ftp://x'"
+    )
+    assert NoKeyError(URL).base_url == URL
+
+
+def test_a_connection_takes_the_profiles_network(tmp_path: Path) -> None:
+    settings = Settings(
+        base_url=URL, profile="corp", proxy="http://proxy:3128", ca_bundle="/etc/corp.pem"
+    )
+    found = resolve_connection(settings, environ={"SCREEN_ANALYSIS_API_KEY": "sk-test-env-000"})
+    assert isinstance(found, Connection)
+    assert (found.profile, found.proxy, found.ca_bundle) == (
+        "corp",
+        "http://proxy:3128",
+        "/etc/corp.pem",
+    )
+
+
+def test_a_failed_key_check_keeps_the_clients_error() -> None:
+    error = APIConnectionError("connect failed")
+    problem = KeyCheckError(KeyProblem.UNREACHABLE, error)
+    assert str(problem) == str(error) and problem.error is error
+
+
+def _failure(*messages: str) -> APIConnectionError:
+    """A connection error whose causes, innermost last, carry `messages`."""
+    error: BaseException | None = None
+    for message in reversed(messages[1:]):
+        cause = OSError(message)
+        cause.__cause__ = error
+        error = cause
+    outer = APIConnectionError(messages[0])
+    outer.__cause__ = error
+    return outer
+
+
+def test_a_network_failure_names_the_setting_that_fixes_it() -> None:
+    plain = Connection(URL, SecretStr("k"), profile="corp")
+    proxied = Connection(URL, SecretStr("k"), proxy="http://proxy:3128")
+    tls = _failure("connect failed", "wrapped", "[SSL: CERTIFICATE_VERIFY_FAILED] self-signed")
+    assert network_problem(tls, plain) == "corp: certificate verify failed — set ca_bundle"
+    refused = _failure("connect failed", "Proxy refused: 407")
+    assert network_problem(refused, proxied) == (
+        f"{URL}: the proxy http://proxy:3128 failed — check proxy "
+        "(connection failed: connect failed | Proxy refused: 407)"
+    )
+    assert network_problem(refused, plain) is None  # no proxy set: not the proxy's fault
+    assert network_problem(OSError("proxy"), proxied) is None
+    deep = _failure("a", "b", "c", "d", "e", "f", "proxy 407")  # the seventh cause: not read
+    assert network_problem(deep, proxied) is None
+    context = APIConnectionError("connect failed")
+    context.__context__ = OSError("certificate verify failed")
+    assert network_problem(context, plain) is not None
