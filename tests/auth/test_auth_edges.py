@@ -9,12 +9,18 @@ import logging
 import os
 import stat
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from tests.auth.backends import MemoryKeyring
 
-from screen_analysis.api.errors import APIConnectionError
-from screen_analysis.auth import InsecureFileStore, KeyStore
+from screen_analysis.api.errors import APIConnectionError, InvalidArgumentError
+from screen_analysis.auth import (
+    InsecureFileStore,
+    KeyringStoresNothingError,
+    KeyringUnavailableError,
+    KeyStore,
+)
 from screen_analysis.auth.base_url import normalise_base_url
 from screen_analysis.auth.connection import (
     NotConnected,
@@ -22,11 +28,18 @@ from screen_analysis.auth.connection import (
     configured_base_url,
     resolve_connection,
 )
-from screen_analysis.auth.errors import InsecureFileError, InvalidBaseURLError, NoKeyError
+from screen_analysis.auth.errors import (
+    InsecureFileError,
+    InsecureTransportError,
+    InvalidBaseURLError,
+    NoKeyError,
+)
 from screen_analysis.auth.file_store import default_key_file
 from screen_analysis.auth.key_check import KeyCheckError, KeyProblem
 from screen_analysis.auth.masking import mask_key
-from screen_analysis.auth.network import network_problem
+from screen_analysis.auth.network import client_network, network_problem
+from screen_analysis.auth.resolve import aresolve_api_key, resolve_api_key
+from screen_analysis.auth.transport_policy import check_transport
 from screen_analysis.config import Connection, Settings, data_dir
 from screen_analysis.secret import SecretStr
 
@@ -211,3 +224,112 @@ def test_a_network_failure_names_the_setting_that_fixes_it() -> None:
     context = APIConnectionError("connect failed")
     context.__context__ = OSError("certificate verify failed")
     assert network_problem(context, plain) is not None
+
+
+def _one_ca(tmp_path: Path) -> Path:
+    """A CA bundle of one certificate (the first of certifi's)."""
+    import certifi
+
+    text = Path(certifi.where()).read_text(encoding="utf-8")
+    end = "-----END CERTIFICATE-----"
+    first = text[text.index("-----BEGIN CERTIFICATE-----") : text.index(end) + len(end)]
+    path = tmp_path / "corp.pem"
+    path.write_text(first + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_profiles_proxy_and_ca_bundle_become_the_clients_options(tmp_path: Path) -> None:
+    assert client_network(Connection(URL, SecretStr("k"))) == {}
+    bundle = _one_ca(tmp_path)
+    options = client_network(
+        Connection(URL, SecretStr("k"), proxy="http://proxy:3128", ca_bundle=str(bundle))
+    )
+    assert options["proxy"] == "http://proxy:3128" and set(options) == {"proxy", "verify"}
+    assert len(options["verify"].get_ca_certs()) == 1  # the bundle's, not the system's
+
+
+def test_a_ca_bundle_that_cannot_be_read_is_named_with_its_profile(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.pem"
+    with pytest.raises(InvalidArgumentError) as refused:
+        client_network(Connection(URL, SecretStr("k"), profile="corp", ca_bundle=str(missing)))
+    assert str(refused.value).startswith(f"corp: ca_bundle {missing} cannot be used: ")
+    assert refused.value.param == "ca_bundle"
+
+
+@pytest.mark.parametrize(
+    ("url", "allowed"),
+    [
+        ("http://localhost.:8000", True),
+        ("http://LOCALHOST", True),
+        ("http://127.0.0.2", True),
+        ("http://[::1]:8000", True),
+        ("http://[::ffff:127.0.0.1]", True),
+        ("http://[::ffff:10.0.0.1]", False),
+        ("http://example.com.", False),
+        ("https://example.com", True),
+    ],
+)
+def test_plain_http_goes_to_loopback_only(url: str, allowed: bool) -> None:
+    try:
+        check_transport(url)
+    except InsecureTransportError as refused:
+        assert not allowed
+        host = urlsplit(url).hostname
+        assert str(refused) == (
+            f"Refusing to send the API key over plain HTTP to {host}: use https://, "
+            "or pass --allow-insecure-http if you trust every network in between."
+        )
+    else:
+        assert allowed
+    check_transport(url, allow_insecure_http=True)
+
+
+def test_a_key_read_back_wrong_is_said_and_never_quoted() -> None:
+    class Twisted(MemoryKeyring):
+        def get_password(self, service: str, username: str) -> str | None:
+            return "sk-test-someone-else"
+
+    class Quoting(MemoryKeyring):
+        def get_password(self, service: str, username: str) -> str | None:
+            raise RuntimeError(f"cannot read back {self.items[(service, username)]}")
+
+    with pytest.raises(KeyringStoresNothingError, match="gave back a different value when"):
+        KeyStore(Twisted()).set(URL, SecretStr("sk-test-mine-00000"))
+    with pytest.raises(KeyringUnavailableError) as refused:
+        KeyStore(Quoting()).set(URL, SecretStr("sk-test-mine-00000"))
+    assert "sk-test-mine-00000" not in str(refused.value) and "[redacted]" in str(refused.value)
+
+
+def test_a_keyring_answer_that_is_not_text_is_no_key() -> None:
+    class Bytes(MemoryKeyring):
+        def get_password(self, service: str, username: str) -> str | None:
+            return b"sk-test-bytes-0000"  # type: ignore[return-value]
+
+    assert KeyStore(Bytes()).get(URL) is None
+
+
+async def test_the_key_is_resolved_off_the_event_loop_from_each_source(tmp_path: Path) -> None:
+    env = await aresolve_api_key(URL, environ={"SCREEN_ANALYSIS_API_KEY": " sk-test-env-01 "})
+    assert env.api_key == SecretStr("sk-test-env-01") and env.source.value == "env"
+    memory = MemoryKeyring()
+    KeyStore(memory).set(URL, SecretStr("sk-test-ring-01"))
+    ring = await aresolve_api_key(URL, environ={}, keystore=KeyStore(memory))
+    assert ring.api_key == SecretStr("sk-test-ring-01")
+    files = InsecureFileStore(tmp_path / "keys.json", warn=lambda _: None)
+    files.set(URL, SecretStr("sk-test-file-01"))
+    kept = await aresolve_api_key(
+        URL, environ={}, keystore=KeyStore(MemoryKeyring()), file_store=files
+    )
+    assert kept.api_key == SecretStr("sk-test-file-01")
+
+
+def test_the_default_keyring_is_asked_with_the_given_environment(tmp_path: Path) -> None:
+    import keyring
+    from keyring.backends import fail
+
+    keyring.set_keyring(fail.Keyring())
+    empty = InsecureFileStore(tmp_path / "none.json", warn=lambda _: None)
+    bus = {"DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/1000/bus"}
+    with pytest.raises(NoKeyError) as missing:
+        resolve_api_key(URL, environ=bus, file_store=empty)
+    assert "no keyring backend is available" in str(missing.value.keyring_problem)
