@@ -205,3 +205,40 @@ def test_a_status_the_api_does_not_document_is_judged_as_neither() -> None:
     result = judged([odd, row(1, score=70)], min_score="70", min_count="1", max_failed="0")
     assert result.passed and result.measured.scores.analyses == 2
     assert odd.known_status is not AnalysisStatus.COMPLETED
+
+
+def test_each_verdict_is_titled_and_a_pass_says_what_it_measured() -> None:
+    items = [*CROSSED, row(9, status="failed")]
+    verdicts = judged(
+        items, min_score="1", min=("cta_effectiveness=1",), max_failed="50", min_count="1"
+    ).verdicts
+    assert [(v.title, v.detail) for v in verdicts] == [
+        ("mean score", "mean of 5 completed analyses"),
+        ("mean cta_effectiveness", "mean of 5 completed analyses"),
+        ("failed share", "1 of 6 finished analyses failed"),
+        ("completed analyses", "5 completed analyses, at least 1 wanted"),
+    ]
+    assert [v.unit for v in verdicts] == ["", "", "%", ""]
+
+
+def test_a_criterion_nobody_scored_fails_in_words() -> None:
+    unscored = row(1).model_copy(update={"breakdown": None})
+    (verdict,) = judged([unscored], min=("cta_effectiveness=1",)).verdicts
+    assert not verdict.passed and verdict.value is None
+    assert verdict.detail == "no completed analysis in scope has a cta_effectiveness score"
+
+
+def test_a_baseline_file_wins_over_a_window_measured_in_the_walk() -> None:
+    from datetime import timedelta
+
+    from screen_analysis.gate import Window
+
+    items = [row(1, score=70, hours_ago=1), row(2, score=90, hours_ago=300)]
+    collector = ScopeCollector(Scope(), Window(until=NOW - timedelta(days=7)))
+    collector.add_page(items)
+    spec = build_spec([Source({"max_drop": "5", "baseline": "b.json"})], now=NOW)
+    measured = collector.result()
+    from_file = evaluate(spec, measured, generated_at=NOW, baseline=baseline(71))
+    assert from_file.baseline == baseline(71) and from_file.verdicts[0].passed
+    from_window = evaluate(spec, measured, generated_at=NOW)
+    assert from_window.baseline == measured.window and not from_window.verdicts[0].passed
