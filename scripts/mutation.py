@@ -4,7 +4,7 @@ runs that module's own tests against each change; a change no test notices is a 
     uv run python scripts/mutation.py gate numbers   # some modules, one after the other
     uv run python scripts/mutation.py --all          # the whole tier (a quiet machine)
     uv run python scripts/mutation.py --changed      # the modules a change touched (CI)
-    uv run python scripts/mutation.py --survivors gate   # only last run's survivors again
+    uv run python scripts/mutation.py --survivors gate   # last run's survivors (and unchecked)
     uv run python scripts/mutation_summary.py        # the table of the last runs
 
 The modules, the files each mutates, the tests that must kill the mutants and each module's
@@ -128,7 +128,10 @@ def run_module(module: Module, workers: int, survivors_only: bool, seconds: floa
         if last is None:
             print(f"{module.name}: no last run to take the survivors from; running it all")
         else:
-            names = tally(last, equivalents()).survivors
+            # The survivors, and the mutants not checked yet: those of a function that
+            # changed since the last run (mutmut makes them anew) or of an unfinished run.
+            last_tally = tally(last, equivalents())
+            names = last_tally.survivors + last_tally.unchecked
             if not names:
                 print(f"{module.name}: no survivors left")
                 return "skipped"

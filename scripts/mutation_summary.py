@@ -178,6 +178,7 @@ class Tally:
     equivalent: int = 0
     not_run: int = 0
     survivors: list[str] = field(default_factory=list)
+    unchecked: list[str] = field(default_factory=list)
     stale: list[str] = field(default_factory=list)
 
     @property
@@ -198,6 +199,7 @@ def tally(result: Result, listed: dict[str, Equivalent]) -> Tally:
             entry = None
         if code in NOT_RUN:
             t.not_run += 1
+            t.unchecked.append(mutant)
         elif code in KILLED:
             t.killed += 1
             if entry is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
+from typing import cast
 
 DASH = "—"
 MINUS = "−"  # U+2212: a real minus sign, as wide as the plus, in signed differences
@@ -92,7 +93,9 @@ def format_delta(delta: float | Decimal | None, decimals: int | None = None) -> 
     a side is missing."""
     if delta is None or not _finite(delta):
         return DASH
-    size = abs(delta)  # and a zero whose sign bit is set reads as zero, not "-0"
+    # abs: a zero whose sign bit is set reads as zero, not "-0" (mypy cannot type the
+    # abs of a union, hence the cast)
+    size = cast("float | Decimal", abs(delta))
     if size >= HUGE:
         text = scientific(size)
     elif decimals is not None:

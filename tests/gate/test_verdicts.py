@@ -242,3 +242,13 @@ def test_a_baseline_file_wins_over_a_window_measured_in_the_walk() -> None:
     assert from_file.baseline == baseline(71) and from_file.verdicts[0].passed
     from_window = evaluate(spec, measured, generated_at=NOW)
     assert from_window.baseline == measured.window and not from_window.verdicts[0].passed
+
+
+def test_an_analysis_dated_0001_01_01_is_judged_not_a_crash() -> None:
+    """Some servers send year 1 for "no date"; beside a recent analysis it once made the
+    gate's walk raise OverflowError (the timeline's buckets) instead of judging."""
+    from datetime import UTC, datetime
+
+    zero = row(1, score=60).model_copy(update={"created_at": datetime(1, 1, 1, tzinfo=UTC)})
+    result = judged([zero, row(2, score=80)], min_score="70")
+    assert result.passed and result.verdicts[0].shown_value == "70.0"
