@@ -31,9 +31,8 @@ def test_eight_weekly_means_end_on_the_newest_week_of_any_project() -> None:
     a, b = sorted(table.rows, key=lambda row: row.project_id or "")
     assert table.first_week == date(2026, 8, 24)  # the Monday seven weeks before the newest
     assert a.weeks == (61.0, 60.0, 59.0, 58.0, 57.0, 56.0, 55.0, None)
-    assert (
-        a.change == 56 - 59.5
-    )  # the last four weeks' mean (three had scores) less the four before
+    # Change: the last four weeks' mean (three had scores) less the four weeks' before.
+    assert a.change == 56 - 59.5
     assert b.weeks == (None,) * 7 + (80.0,) and b.change is None
     assert (b.analyses, b.scored, b.avg_score) == (2, 2, 165.0)
     assert (table.low, table.high) == (55.0, 80.0)
