@@ -166,3 +166,31 @@ def test_a_baseline_without_counts_counts_nothing() -> None:
         scores = scores_from(document, "b")
         assert (scores.analyses, scores.completed, scores.failed) == (0, 0, 0)
         assert (scores.pending, scores.processing) == (0, 0)
+
+
+def test_a_baseline_is_read_count_by_count_and_its_faults_name_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "base.json"
+    counts = {"analyses": 9, "completed": 5, "failed": 2, "pending": 1, "processing": 1}
+    path.write_text(
+        json.dumps({"kind": "screen-analysis-check", "version": 1, "counts": counts}),
+        encoding="utf-8",
+    )
+    scores = read_baseline(path)
+    assert (scores.analyses, scores.completed, scores.failed) == (9, 5, 2)
+    assert (scores.pending, scores.processing) == (1, 1)
+    for field, says in (
+        ({"mean_score": "x"}, "mean_score is not a number"),
+        ({"criteria": {"color_contrast": "x"}}, "criteria.color_contrast is not a number"),
+        ({"counts": {"analyses": -1}}, "counts.analyses is not a count"),
+    ):
+        document = {"kind": "screen-analysis-check", "version": 1, **field}
+        path.write_text(json.dumps(document), encoding="utf-8")
+        with pytest.raises(GateInputError) as refused:
+            read_baseline(path)
+        assert str(refused.value) == f"baseline {path}: {says}"
+    with pytest.raises(GateInputError) as missing:
+        read_baseline(tmp_path / "nope.json")
+    assert (
+        str(missing.value)
+        == f"cannot read baseline {tmp_path / 'nope.json'}: No such file or directory"
+    )

@@ -92,7 +92,7 @@ def test_a_repeated_value_is_cut_after_40_characters() -> None:
 
 
 def test_a_wait_that_ran_out_records_what_was_still_being_scored() -> None:
-    state = WaitState(waiting=5, pending=2, processing=3, elapsed=600.04, timeout=600, rounds=4)
+    state = WaitState(waiting=5, pending=2, processing=3, elapsed=12.34, timeout=600, rounds=4)
     document = timeout_document("release", Scope("proj_1", since=NOW), state, NOW)
     assert document == {
         "kind": "screen-analysis-check",
@@ -111,7 +111,7 @@ def test_a_wait_that_ran_out_records_what_was_still_being_scored() -> None:
             "analyses": 5,
             "pending": 2,
             "processing": 3,
-            "elapsed_s": 600.0,
+            "elapsed_s": 12.3,
             "timeout_s": 600,
             "last_poll_failed": None,
         },
@@ -149,3 +149,24 @@ async def test_an_empty_listing_of_every_project_is_an_empty_scope() -> None:
             measured = await measure(client, Scope())
         paths = [r.path for r in server.request_log]
     assert measured.scores.analyses == 0 and paths == ["/v1/analyses"]  # no look-up
+
+
+def test_times_read_in_utc_whatever_the_machines_zone(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        assert format_time(datetime(2026, 11, 1, 9, 30, tzinfo=PLUS_TWO)) == "2026-11-01 07:30 UTC"
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_a_naive_creation_time_is_utc_and_no_label_is_an_empty_one() -> None:
+    naive = row(1).model_copy(update={"created_at": datetime(2026, 11, 1, 11, 0)})
+    assert Scope(since=NOW - timedelta(hours=1)).matches(naive)
+    assert not Scope(since=NOW - timedelta(minutes=59)).matches(naive)
+    unlabelled = row(2).model_copy(update={"label": None})
+    assert not Scope(label="?*").matches_label(unlabelled)
+    assert Scope(label="*").matches_label(unlabelled)

@@ -10,6 +10,7 @@ import pytest
 from screen_analysis.api.models import CRITERIA, Criterion
 from screen_analysis.gate import GateInputError, Kind, Source, build_spec, parse_when
 from screen_analysis.gate.scope import parse_duration
+from screen_analysis.gate.spec import SPEC_KEYS
 
 NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 
@@ -270,3 +271,61 @@ def test_score_thresholds_have_no_upper_bound() -> None:
     thresholds = {a.id: a.threshold for a in spec.assertions}
     assert thresholds == {"min-score": 150, "min:cta_effectiveness": 101, "min-count": 0}
     assert spec_of(min_score="0").assertions[0].threshold == 0
+
+
+def test_limits_met_exactly_are_accepted_and_each_setting_is_kept() -> None:
+    spec = spec_of(
+        max_failed="100",
+        timeout="0.5",
+        poll_interval="0.1",
+        max_drop="1",
+        baseline_since="14d",
+        baseline_until="7d",
+    )
+    assert spec.timeout == 0.5 and spec.poll_interval == 0.1
+    assert spec.baseline_window is not None
+    assert spec.baseline_window.since == NOW - timedelta(days=14)
+    assert spec.baseline_window.until == NOW - timedelta(days=7)
+    assert spec_of(min_score="1", poll_interval="1").poll_interval == 1
+    assert spec_of(min_score="1").poll_interval is None
+
+
+@pytest.mark.parametrize(
+    ("flags", "says"),
+    [
+        ({"min_score": "50%"}, "--min-score: expected a number, got '50%'"),
+        ({"min_score": "1", "timeout": "soon"}, "--timeout: expected a number, got 'soon'"),
+        ({"min_score": "1", "poll_interval": "x"}, "--poll-interval: expected a number, got 'x'"),
+        ({"min_score": "1", "last": "many"}, "--last: expected a number, got 'many'"),
+        (
+            {"max_drop": "1", "baseline_since": "then"},
+            "--baseline-since: expected a date (2026-10-01), a date-time (2026-10-01T09:00Z)"
+            " or a duration (2h, 7d), got 'then'",
+        ),
+        (
+            {"max_drop": "1", "baseline_since": "7d", "baseline_until": "7d"},
+            "--baseline-since must be before --baseline-until",
+        ),
+    ],
+)
+def test_more_bad_input_names_the_option_and_the_value(flags: dict[str, object], says: str) -> None:
+    assert refused(**flags) == says
+
+
+def test_a_table_refuses_an_unknown_key_naming_the_known_ones() -> None:
+    with pytest.raises(GateInputError) as refused_key:
+        build_spec([Source({"min_scor": 1}, "[checks.x] of c.toml")], now=NOW)
+    assert str(refused_key.value) == (
+        "unknown key 'min_scor' in [checks.x] of c.toml; known: " + ", ".join(SPEC_KEYS)
+    )
+    with pytest.raises(GateInputError) as not_bool:
+        build_spec([Source({"min_score": 1, "wait": "yes"}, "[checks.x] of c.toml")], now=NOW)
+    assert str(not_bool.value) == "wait in [checks.x] of c.toml: expected true or false, got 'yes'"
+
+
+def test_a_criterion_is_named_with_spaces_or_dashes_and_an_unknown_one_lists_all() -> None:
+    spec = build_spec([Source({"min": "CTA effectiveness=60"}, "[checks.x] of c.toml")], now=NOW)
+    assert [a.id for a in spec.assertions] == ["min:cta_effectiveness"]
+    assert refused(min=("delight=3",)) == "--min: unknown criterion 'delight'; known: " + (
+        ", ".join(c.value for c in CRITERIA)
+    )

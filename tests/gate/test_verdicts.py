@@ -224,7 +224,8 @@ def test_each_verdict_is_titled_and_a_pass_says_what_it_measured() -> None:
 def test_a_criterion_nobody_scored_fails_in_words() -> None:
     unscored = row(1).model_copy(update={"breakdown": None})
     (verdict,) = judged([unscored], min=("cta_effectiveness=1",)).verdicts
-    assert not verdict.passed and verdict.value is None
+    assert verdict.passed is False and verdict.value is None and verdict.worst == ()
+    assert verdict.title == "mean cta_effectiveness"
     assert verdict.detail == "no completed analysis in scope has a cta_effectiveness score"
 
 
@@ -252,3 +253,37 @@ def test_an_analysis_dated_0001_01_01_is_judged_not_a_crash() -> None:
     zero = row(1, score=60).model_copy(update={"created_at": datetime(1, 1, 1, tzinfo=UTC)})
     result = judged([zero, row(2, score=80)], min_score="70")
     assert result.passed and result.verdicts[0].shown_value == "70.0"
+
+
+def test_the_analyses_named_keep_their_label_score_and_error_as_received() -> None:
+    unlabelled = row(1, score=30, cta=20).model_copy(update={"label": None})
+    partial = row(2, score=40).model_copy(update={"breakdown": {"visual_clarity": 10}})
+    silent = row(3, status="failed").model_copy(update={"error_message": None})
+    measured = judged([unlabelled, partial, silent], min_score="0").measured
+    assert [tuple(o) for o in measured.worst_overall] == [
+        ("ana_0001", "", 30, ""),
+        ("ana_0002", "Checkout", 40, ""),
+    ]
+    assert [tuple(o) for o in measured.worst_by_criterion["cta_effectiveness"]] == [
+        ("ana_0001", "", 20, "")
+    ]
+    assert [tuple(o) for o in measured.failures] == [("ana_0003", "Checkout", None, "")]
+
+
+def test_invalid_items_and_a_windows_left_out_scores_are_counted_and_said() -> None:
+
+    from screen_analysis.gate import Window
+
+    collector = ScopeCollector(Scope(), Window(until=NOW))
+    collector.add_page(
+        [
+            InvalidAnalysis("bad", "ana_bad"),
+            InvalidAnalysis("worse", "ana_worse"),
+            row(1, score=float("inf"), hours_ago=1),
+        ]
+    )
+    measured = collector.result()
+    assert measured.invalid == 2 and measured.received == 3
+    assert measured.left_out[-1] == (
+        "1 score beyond ±1.8e308 or not a number left out of the baseline window's means"
+    )

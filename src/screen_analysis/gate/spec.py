@@ -178,7 +178,7 @@ def _min_entries(value: object, option: str) -> dict[Criterion, float]:
     return entries
 
 
-def _merged(sources: Sequence[Source]) -> tuple[dict[str, tuple[object, Source]], list[str]]:
+def _merged(sources: Sequence[Source]) -> dict[str, tuple[object, Source]]:
     """Each key's value from the last source that sets it; unknown table keys refused."""
     chosen: dict[str, tuple[object, Source]] = {}
     for source in sources:
@@ -188,7 +188,7 @@ def _merged(sources: Sequence[Source]) -> tuple[dict[str, tuple[object, Source]]
                 raise GateInputError(f"unknown key {quoted(key)} in {source.table}; known: {known}")
             if value is not None and value != ():
                 chosen[key] = (value, source)
-    return chosen, [k for k in SPEC_KEYS if k in chosen]
+    return chosen
 
 
 def _scope(chosen: Mapping[str, tuple[object, Source]], now: datetime) -> Scope:
@@ -213,7 +213,7 @@ def build_spec(sources: Sequence[Source], *, now: datetime) -> GateSpec:
     """The gate the sources describe (later sources win, `min` entries merge by criterion
     across sources; within one a criterion given twice is refused); GateInputError names
     the first thing that cannot be used."""
-    chosen, _ = _merged(sources)
+    chosen = _merged(sources)
 
     def named(key: str) -> str:
         return chosen[key][1].name(key)
