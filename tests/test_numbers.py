@@ -74,6 +74,8 @@ def test_axis_steps_are_round(span: float, most: int, whole: bool, step: float) 
         (5, 2, 2.5),  # 2.5 × 10ⁿ, a fractional step unless the axis counts
         (40, 10, 5),  # 5 × 10ⁿ
         (7, 1, 10),  # past 5 × 10ⁿ: the next power of ten
+        (70, 1, 100),
+        (0.7, 1, 1),
         (0.5, 1, 0.5),  # a span under one
         (0, 3, 1),  # nothing to span: a step of one
         (7, 0, 7),  # no part asked for: one step over all of it

@@ -19,7 +19,7 @@ OTHER = "sk_test_fedcba9876543210"
 def test_a_secret_string_shows_stars_in_every_shape() -> None:
     secret = SecretStr(KEY)
     assert repr(secret) == f"SecretStr('{MASK}')" and str(secret) == MASK
-    assert f"{secret}" == MASK and KEY not in f"{secret!r} {[secret]} {({'key': secret})}"
+    assert f"{secret}" == MASK and KEY not in f"{secret!r} {[secret]} { ({'key': secret}) }"
     assert secret.get_secret_value() == KEY and len(secret) == len(KEY)
 
 
@@ -55,6 +55,8 @@ def test_a_secret_that_contains_another_is_cut_whole() -> None:
     short, long = "sk_test_0123", "sk_test_0123456789"
     assert redact(f"key={long}.", [short, long]) == f"key={REDACTED}."
     assert redact(f"key={long}.", [long, short]) == f"key={REDACTED}."
+    before = "Ask_test_0123"  # longer, and before the shorter one in any alphabetical order
+    assert redact(f"key={before}.", [short, before]) == f"key={REDACTED}."
 
 
 def test_an_empty_secret_redacts_nothing() -> None:
@@ -112,13 +114,27 @@ def test_a_redactor_without_secrets_leaves_a_record_as_it_was() -> None:
     assert record.msg == "sending %s" and record.args == (KEY,)
 
 
-def test_a_formatted_exception_is_redacted() -> None:
+def test_a_formatted_exception_is_redacted_and_otherwise_as_python_formats_it() -> None:
+    import traceback
+
     try:
         raise ValueError(f"bad key {KEY}")
     except ValueError as exc:
         text = SecretRedactor([KEY]).format_exception(exc)
-    assert text.startswith("Traceback") and f"ValueError: bad key {REDACTED}" in text
-    assert KEY not in text
+        plain = "".join(traceback.format_exception(exc))
+    assert text == plain.replace(KEY, REDACTED) and KEY not in text
+
+
+@pytest.mark.parametrize("ending", [" X ", " X"])
+def test_a_records_traceback_loses_only_its_last_newline_as_loggings_own_does(
+    ending: str,
+) -> None:
+    try:
+        raise RuntimeError(f"refused {KEY}{ending}")
+    except RuntimeError:
+        record = logging.LogRecord("t", logging.ERROR, __file__, 1, "m", None, sys.exc_info())
+    SecretRedactor([KEY]).filter(record)
+    assert record.exc_text is not None and record.exc_text.endswith(f"refused {REDACTED}{ending}")
 
 
 def test_redaction_as_a_handler_filter_reaches_every_line_logged(
