@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta, timezone
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.insight.test_aggregates import analysis
@@ -126,6 +127,23 @@ def test_a_day_is_counted_in_utc_whatever_the_zone_it_is_given_in() -> None:
     assert result.partial(None, now=late) == (False, True)  # 31 October still lasts
     naive = datetime(2026, 11, 1, 1, 0)  # taken as UTC: 31 October is over
     assert result.partial(None, now=naive) == (False, False)
+
+
+def test_the_day_now_falls_on_is_taken_in_utc_on_a_machine_in_another_zone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import time
+
+    timeline = TimelineBuilder()
+    timeline.add(date(2026, 10, 31), 70)
+    late = datetime(2026, 10, 31, 20, 0, tzinfo=UTC)  # 1 November in Tokyo
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        assert timeline.result().partial(None, now=late) == (True,)
+    finally:
+        monkeypatch.undo()
+        time.tzset()
 
 
 def test_the_weights_note_for_each_source() -> None:

@@ -105,3 +105,14 @@ def test_the_scopes_own_view_gives_its_time_and_since_and_status_filter_what_was
         assert recent.overview.expected is None  # the cache keeps no listing's total
     finally:
         kept.close()
+
+
+def test_an_invalid_row_kept_is_no_match_for_a_status(cache: LocalCache) -> None:
+    keep(cache)
+    bad = parse_item({"id": "ana_bad", "score": "high"})
+    cache.store_page(
+        "proj_c", None, [bad, analysis(9, "proj_c", "failed")], total=2, done=True, first=True
+    )
+    cache.flush()
+    failed = kept_overview(cache, "proj_c", status="failed")
+    assert failed is not None and failed.kept == 1

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 
+import pytest
 from tests.insight.test_aggregates import analysis
 
-from screen_analysis.api.models import InvalidAnalysis
+from screen_analysis.api.models import Criterion, InvalidAnalysis, Project
 from screen_analysis.insight.aggregates import OverviewBuilder, ScreenRef
 
 WHEN = datetime(2026, 10, 5, 9, 30, tzinfo=UTC)
@@ -117,3 +118,60 @@ def test_feedback_is_counted_with_its_whitespace_folded() -> None:
         analysis(2, feedback=["Make the button larger.", "  "]),
     )
     assert result.feedback == (("Make the button larger.", 2),)
+
+
+def test_the_lowest_ten_are_kept_whatever_order_they_come_in() -> None:
+    result = overview_of(*(analysis(n, score=n) for n in range(12, 0, -1)))
+    assert [ref.score for ref in result.worst] == list(range(1, 11))
+
+
+def test_failures_are_ordered_in_utc_on_a_machine_in_another_zone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import time
+
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        result = overview_of(
+            analysis(1, status="failed", created_at=datetime(2026, 10, 5, 10, 0)),  # UTC
+            analysis(2, status="failed", created_at=datetime(2026, 10, 5, 5, 0, tzinfo=UTC)),
+        )
+        assert [r.id for r in result.failures] == ["ana_1", "ana_2"]
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_statuses_past_eight_unknown_ones_are_counted_as_other() -> None:
+    result = overview_of(*(analysis(n, status=f"odd_{n}") for n in range(11)))
+    counts = dict(result.status_counts)
+    assert [f"odd_{n}" in counts for n in range(11)] == [True] * 8 + [False] * 3
+    assert counts["other"] == 3
+
+
+def test_each_criterion_has_its_mean_count_weight_and_the_weakest_is_the_lowest() -> None:
+    project = Project.model_validate(
+        {"id": "proj_x", "name": "X", "default_criteria": {"cta_effectiveness": 0.3}}
+    )
+    zeros = {c.value: 0.5 for c in Criterion} | {"visual_clarity": 0}
+    result = overview_of(
+        analysis(1, breakdown=zeros), analysis(2, breakdown=zeros), project=project
+    )
+    by_name = {c.criterion.value: c for c in result.criteria}
+    assert by_name["visual_clarity"].count == 2 and by_name["visual_clarity"].mean == 0
+    assert by_name["cta_effectiveness"].weight == 0.3 and by_name["color_contrast"].weight is None
+    assert result.weakest is not None and result.weakest.criterion is Criterion.VISUAL_CLARITY
+    assert result.complete is True and OverviewBuilder().result(complete=False).complete is False
+
+
+def test_eight_feedback_sentences_are_shown_at_most() -> None:
+    result = overview_of(analysis(1, feedback=[f"Sentence {n}." for n in range(12)]))
+    assert len(result.feedback) == 8
+
+
+def test_a_projects_row_counts_only_its_failed_analyses_as_failed() -> None:
+    result = overview_of(analysis(1, status="failed"), analysis(2), analysis(3), by_project=True)
+    assert result.projects is not None
+    (row,) = result.projects.rows
+    assert (row.analyses, row.failed, row.scored) == (3, 1, 2)

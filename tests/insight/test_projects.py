@@ -13,10 +13,12 @@ MONDAY = datetime(2026, 10, 5, 12, tzinfo=UTC)
 
 def test_rows_go_by_analyses_then_by_id_with_no_project_first() -> None:
     tally = ProjectTally()
-    for project, count in (("proj_c", 2), ("proj_b", 3), ("proj_a", 2), (None, 2)):
+    for project, count in (("proj_c", 2), ("proj_b", 3), ("Proj_A", 2), (None, 2)):
         for _ in range(count):
             tally.add(project, False, None, False, None)
-    assert [row.project_id for row in tally.result().rows] == ["proj_b", None, "proj_a", "proj_c"]
+    assert [row.project_id for row in tally.result().rows] == ["proj_b", None, "Proj_A", "proj_c"]
+    empty = ProjectTally().result()
+    assert (empty.low, empty.high) == (0.0, 100.0)  # no week scored: the whole scale
 
 
 def test_eight_weekly_means_end_on_the_newest_week_of_any_project() -> None:

@@ -55,11 +55,11 @@ class Timeline:
 def bucket_start(days: int) -> date:
     """The day `days` after EPOCH, within the calendar: a bucket that would begin before
     0001-01-01 (a server's "zero" date among recent ones, folded into wide buckets) begins
-    on that day, and one past 9999-12-31 on that one."""
+    on that day. (No bucket begins after a day it holds, so none passes 9999-12-31.)"""
     try:
         return EPOCH + timedelta(days=days)
     except OverflowError:
-        return date.min if days < 0 else date.max
+        return date.min
 
 
 def _utc_day(when: datetime) -> date:
