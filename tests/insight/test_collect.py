@@ -78,3 +78,15 @@ async def test_one_projects_overview_names_it_without_a_look_up(demo_server: Dem
         names = await project_names(client, overview)
     assert names == {project.id: project.name}
     assert len(demo_server.request_log) == before
+
+
+async def test_a_project_in_the_table_is_named_though_none_of_its_screens_is_listed(
+    demo_server: DemoServer,
+) -> None:
+    first, second = demo_server.store.projects()[:2]
+    builder = OverviewBuilder(by_project=True)
+    builder.add(analysis(1, project_id=first.id, status="pending"))  # in a row, on no list
+    builder.add(analysis(2, project_id=second.id, score=50))
+    async with client_for(demo_server) as client:
+        names = await project_names(client, builder.result())
+    assert names == {first.id: first.name, second.id: second.name}
