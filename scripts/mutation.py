@@ -92,7 +92,7 @@ def write_workspace(module: Module, fresh: bool) -> Path:
     for name in ("src", "tests"):
         link = workspace / name
         if not link.is_symlink():
-            link.symlink_to(Path("..", "..", name))
+            link.symlink_to(ROOT / name)
     tier = settings()
     with open(ROOT / "pyproject.toml", "rb") as f:
         pytest_options = dict(tomllib.load(f)["tool"]["pytest"]["ini_options"])
@@ -140,7 +140,7 @@ def run_module(module: Module, workers: int, survivors_only: bool, seconds: floa
     command = [str(mutmut), "run", "--max-children", str(workers), *names]
     log = workspace / "run.log"
     print(f"== {module.name}: mutmut on {', '.join(module.mutate)}, tests {' '.join(module.tests)}")
-    print(f"   (output in {log.relative_to(ROOT)})", flush=True)
+    print(f"   (output in {log})", flush=True)
     started = time.monotonic()
     with open(log, "w", encoding="utf-8") as out:
         # A session of its own, so that stopping it at the budget's end reaches its workers.

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tomllib
 from collections.abc import Iterable, Iterator
@@ -28,7 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-WORK = ROOT / ".mutation"
+# The modules' workspaces; MUTATION_WORK puts them elsewhere (the tier's own test does).
+WORK = Path(os.environ.get("MUTATION_WORK") or ROOT / ".mutation")
 
 # mutmut's exit codes for a mutant (mutmut.stats.status_by_exit_code, 3.8): a failing test
 # run (1), an error inside pytest (3) and the limits it sets on a run (a time-out, or the
