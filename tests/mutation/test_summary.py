@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from scripts import mutation_summary as summary
 
 MODULE = summary.Module("numbers", ("numbers.py",), (), ("tests/test_numbers.py",), 90, 1)
