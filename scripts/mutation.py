@@ -89,11 +89,12 @@ def write_workspace(module: Module, fresh: bool) -> Path:
     if fresh and workspace.exists():
         shutil.rmtree(workspace)
     workspace.mkdir(parents=True, exist_ok=True)
-    for name in ("src", "tests"):
+    tier = settings()
+    also = list(tier.get("also_copy", []))  # type: ignore[call-overload]
+    for name in ("src", "tests", *also):
         link = workspace / name
         if not link.is_symlink():
             link.symlink_to(ROOT / name)
-    tier = settings()
     with open(ROOT / "pyproject.toml", "rb") as f:
         pytest_options = dict(tomllib.load(f)["tool"]["pytest"]["ini_options"])
     pytest_options["addopts"] = tier["addopts"]
@@ -105,7 +106,7 @@ def write_workspace(module: Module, fresh: bool) -> Path:
                 "only_mutate": [f"{package}/{p}" for p in module.mutate],
                 "do_not_mutate": [f"{package}/{p}" for p in module.skip],
                 "pytest_add_cli_args_test_selection": list(module.tests),
-                "pytest_add_cli_args": list(tier.get("pytest_args", [])),  # type: ignore[call-overload]
+                "also_copy": also,
                 # The workspace is made anew for each run: nothing to track between runs.
                 "use_git_change_detection": False,
                 "on_dependency_change": "ignore",

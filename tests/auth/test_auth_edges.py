@@ -39,7 +39,7 @@ from screen_analysis.auth.key_check import KeyCheckError, KeyProblem
 from screen_analysis.auth.masking import mask_key
 from screen_analysis.auth.network import client_network, network_problem
 from screen_analysis.auth.resolve import aresolve_api_key, resolve_api_key
-from screen_analysis.auth.transport_policy import check_transport
+from screen_analysis.auth.transport_policy import check_transport, is_loopback_host
 from screen_analysis.config import Connection, Settings, data_dir
 from screen_analysis.secret import SecretStr
 
@@ -63,13 +63,14 @@ def test_a_refused_address_is_named_in_the_refusal(url: str, says: str) -> None:
 def test_an_address_is_spelt_one_way() -> None:
     assert normalise_base_url(" HTTPS://Api.Example.com:443/v1/// ") == f"{URL}/v1"
     assert normalise_base_url("http://[::1]:80/") == "http://[::1]"
+    assert normalise_base_url("https://h.example/BOX/") == "https://h.example/BOX"
 
 
 @pytest.mark.parametrize(
     ("key", "shown"),
     [
         ("k" * 11, "••••••••"),  # under twelve: nothing of it
-        ("sk-d12345t123", "sk…23"),  # twelve and more: two at each end
+        ("sk-d1234t123", "sk…23"),  # twelve and more: two at each end
         ("sk-d1234567890t12345", "sk-d…2345"),  # twenty and more: four
         ("sk-d123456789t12345", "sk…45"),
     ],
@@ -155,7 +156,7 @@ def test_a_key_file_that_cannot_be_looked_at_says_why(tmp_path: Path) -> None:
     assert str(refused.value) == f"cannot read {path}: Not a directory"
     with pytest.raises(OSError) as cannot:
         store.set(URL, SecretStr("sk-test-0000-0000"))
-    assert str(path) in str(cannot.value) and "write" in str(cannot.value)
+    assert str(cannot.value).startswith(f"cannot write {path}: ")
 
 
 def test_a_reason_carries_the_address_it_is_about(tmp_path: Path) -> None:
@@ -212,6 +213,8 @@ def test_a_network_failure_names_the_setting_that_fixes_it() -> None:
     proxied = Connection(URL, SecretStr("k"), proxy="http://proxy:3128")
     tls = _failure("connect failed", "wrapped", "[SSL: CERTIFICATE_VERIFY_FAILED] self-signed")
     assert network_problem(tls, plain) == "corp: certificate verify failed — set ca_bundle"
+    unnamed = _failure("connect failed", "Proxy refused")
+    assert network_problem(unnamed, proxied) is not None  # the word in any case
     refused = _failure("connect failed", "Proxy refused: 407")
     assert network_problem(refused, proxied) == (
         f"{URL}: the proxy http://proxy:3128 failed — check proxy "
@@ -333,3 +336,56 @@ def test_the_default_keyring_is_asked_with_the_given_environment(tmp_path: Path)
     with pytest.raises(NoKeyError) as missing:
         resolve_api_key(URL, environ=bus, file_store=empty)
     assert "no keyring backend is available" in str(missing.value.keyring_problem)
+
+
+def test_the_key_file_is_made_0600_again_by_every_change(tmp_path: Path) -> None:
+    store = InsecureFileStore(tmp_path / "keys.json", warn=lambda _: None)
+    store.set("https://a.example.com", SecretStr("sk-test-a-0000"))
+    store.set("https://b.example.com", SecretStr("sk-test-b-0000"))
+    os.chmod(store.path, 0o400)  # private, but not writable: still read
+    assert store.delete("https://a.example.com") is True
+    assert stat.S_IMODE(store.path.stat().st_mode) == 0o600
+
+
+def test_a_refusal_of_the_address_says_why_and_a_missing_keyring_keeps_the_address(
+    tmp_path: Path,
+) -> None:
+    from tests.auth.backends import failing_keyring
+
+    from screen_analysis.auth.connection import check_address
+
+    assert check_address("ftp://x", allow_insecure_http=False) == NotConnected(
+        Reason.BAD_URL, "the base URL must start with https:// or http://: 'ftp://x'"
+    )
+    found = resolve_connection(
+        Settings(base_url=URL),
+        environ={},
+        keystore=KeyStore(failing_keyring()),
+        file_store=InsecureFileStore(tmp_path / "none.json", warn=lambda _: None),
+    )
+    assert isinstance(found, NotConnected) and found.reason is Reason.NO_KEYRING
+    assert found.base_url == URL and "backend exploded" in found.keyring_problem
+
+
+@pytest.mark.parametrize("host", ["[::1]", "LOCALHOST.", "127.0.0.1"])
+def test_loopback_is_known_in_any_spelling(host: str) -> None:
+    assert is_loopback_host(host)
+
+
+@pytest.mark.parametrize("host", ["LOCALHOSTX", "Xlocalhost", "localhost.example", "::2"])
+def test_a_host_that_only_looks_like_loopback_is_not(host: str) -> None:
+    assert not is_loopback_host(host)
+
+
+async def test_a_failed_key_check_carries_the_clients_error() -> None:
+    from screen_analysis.api.client import ScreenAnalysisClient
+    from screen_analysis.auth.key_check import check_key
+
+    def client(connection: Connection) -> ScreenAnalysisClient:
+        return ScreenAnalysisClient(connection.base_url, connection.api_key, max_retries=0)
+
+    with pytest.raises(KeyCheckError) as failed:
+        await check_key(Connection("http://127.0.0.1:9", SecretStr("sk-test-0000")), client)
+    assert failed.value.problem is KeyProblem.UNREACHABLE
+    assert isinstance(failed.value.error, APIConnectionError)
+    assert str(failed.value) == str(failed.value.error)

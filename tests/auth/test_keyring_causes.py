@@ -144,7 +144,9 @@ def test_a_hung_keyring_is_not_asked_again_while_its_call_waits() -> None:
         for store in (KeyStore(hanging, timeout=0.2), KeyStore(hanging, timeout=5)):
             with pytest.raises(KeyringUnavailableError) as again:
                 store.get(URL)
-            assert "earlier in this run and is still waiting" in str(again.value)
+            assert " s earlier in this run and is still waiting (it may be locked" in str(
+                again.value
+            )
         assert hanging.calls == 1  # asked once, however many stores asked after
         working = KeyStore(MemoryKeyring(), timeout=0.2)
         assert working.get(URL) is None  # another keyring is not held up
@@ -185,3 +187,24 @@ def test_a_cause_that_quotes_nothing_secret_is_left_whole() -> None:
     backend = RaisingKeyring(RuntimeError("XXXX refused"))
     with pytest.raises(KeyringUnavailableError, match=r"failed \(XXXX refused\)"):
         KeyStore(backend, environ=WITH_DBUS).get(URL)
+
+
+def test_a_hung_keyring_found_by_discovery_is_not_asked_again_either(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import keyring as keyring_module
+
+    hanging = HangingKeyring()
+    monkeypatch.setattr(keyring_module, "get_keyring", lambda: hanging)
+    waiting_before = set(_keyring_threads())
+    try:
+        with pytest.raises(KeyringUnavailableError, match=r"within 0\.2 s \(it may"):
+            KeyStore(timeout=0.2).get(URL)
+        with pytest.raises(KeyringUnavailableError) as again:
+            KeyStore(timeout=0.2).get(URL)  # found anew, and known to be stuck
+        assert "within 0.2 s earlier in this run and is still waiting" in str(again.value)
+        assert hanging.calls == 1
+    finally:
+        hanging.release.set()
+    for thread in set(_keyring_threads()) - waiting_before:
+        thread.join(5)
