@@ -151,6 +151,8 @@ def test_a_baseline_up_to_its_size_limit_is_read_and_one_byte_more_is_refused(
         ({"completed": -1}, "b: counts.completed is not a count"),
         ({"failed": 1.5}, "b: counts.failed is not a count"),
         ({"pending": True}, "b: counts.pending is not a count"),
+        ({"processing": -2}, "b: counts.processing is not a count"),
+        ({"analyses": "9"}, "b: counts.analyses is not a count"),
     ],
 )
 def test_a_baseline_count_that_is_no_count_is_refused(counts: dict[str, object], says: str) -> None:
