@@ -133,3 +133,32 @@ def test_a_gif_is_decoded_whole_at_one_byte_a_pixel() -> None:
     assert prepare(buffer.getvalue(), (100, 100)).size == (100, 94)
     error = ImageDecodeError("not an image")
     assert error.reason == "not an image" and str(error) == "not an image"
+
+
+async def test_without_a_connection_a_miss_says_so() -> None:
+    with pytest.raises(RuntimeError, match=r"^no connection to fetch images with$"):
+        await ImagePipeline(None).load("u", "v", (10, 10))
+
+
+async def test_a_304_renews_the_kept_copy_for_the_next_run(tmp_path: Path) -> None:
+    asked: list[str] = []
+
+    async def server(url: str, *, etag: str | None = None) -> ImageBytes:
+        asked.append(url)
+        if etag == '"e"':
+            return ImageBytes(url, b"", "", '"e"', 600, not_modified=True)
+        return ImageBytes(url, png_bytes((80, 40)), "image/png", '"e"', 0)  # stale at once
+
+    pipeline = ImagePipeline(server, disk=DiskCache(tmp_path / "c"))
+    await pipeline.load("https://x/a.png", "v1", (40, 40))
+    await pipeline.drain()
+    image = await pipeline.load("https://x/a.png", "v2", (40, 40))  # 304: renewed for v2
+    assert pipeline.cached("https://x/a.png", "v2", (40, 40)) is image
+    assert pipeline.cached("https://x/a.png", "v2", (20, 20)) is None
+    await pipeline.load("https://x/a.png", "v2", (40, 40))
+    await pipeline.load("https://x/a.png", "v2", (40, 40))
+    assert pipeline.stats.memory_hits == 2
+    await pipeline.drain()
+    entry = DiskCache(tmp_path / "c").get("https://x/a.png", "v2")
+    assert entry is not None and entry.fresh and entry.etag == '"e"'
+    assert asked == ["https://x/a.png"] * 2
