@@ -21,6 +21,7 @@ from typing import Any
 from screen_analysis.demo.config import DemoConfig
 
 from . import (
+    bounds,
     cache_cost,
     cache_size,
     check_walk,
@@ -102,6 +103,7 @@ def run(mode: Mode) -> dict[str, Any]:
     report["images"] = image_preview.run()
     report["decode_memory"] = decode_memory.run()
     report["polling"] = polling.run()
+    report["bounds"] = bounds.run(mode.analyses)
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report
 
@@ -258,6 +260,7 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]
         )
     )
     rows.extend(check_rows(report["check"]))
+    rows.extend(bounds.summary_rows(report["bounds"]))
     rows.extend(image_rows(report["images"]))
     rows.extend(decode_memory_rows(report["decode_memory"]))
     poll = report["polling"]

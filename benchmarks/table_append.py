@@ -28,15 +28,12 @@ from textual.app import App, ComposeResult
 from textual.widgets import DataTable
 
 from screen_analysis.api.models import Analysis, AnalysisItem
+from screen_analysis.numbers import format_score
 from screen_analysis.safe_text import clean
-from screen_analysis.tui.formatting import (
-    format_score,
-    relative_time,
-    status_glyph,
-    status_word,
-)
+from screen_analysis.tui.formatting import status_glyph, status_word
 from screen_analysis.tui.themes import variable_defaults
 from screen_analysis.tui.widgets.table import AnalysesTable
+from screen_analysis.words import relative_time
 
 FULL_SIZES = (1_000, 10_000, 100_000)
 QUICK_SIZES = (1_000, 10_000)

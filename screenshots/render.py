@@ -102,8 +102,14 @@ def _compares(a: str, b: str) -> Callable[[ScreenAnalysisApp], bool]:
     return shows
 
 
+def _sidebar_open(app: ScreenAnalysisApp) -> bool:
+    screen = app.screen
+    return isinstance(screen, MainScreen) and not screen.sidebar.folded
+
+
 SHOTS: tuple[Shot, ...] = (
-    Shot("main-120x40", (120, 40)),
+    # The sidebar folds away below 130 columns; the README's caption names it: `b` opens it.
+    Shot("main-120x40", (120, 40), keys=("b",), shows=_sidebar_open),
     Shot("main-80x24", (80, 24)),
     Shot("detail-completed", (120, 40), keys=("4", "down", "enter")),
     Shot("detail-failed", (120, 40), keys=("5", "enter")),
@@ -232,7 +238,9 @@ async def render_all(out: Path, only: frozenset[str] = frozenset()) -> list[Path
         for shot in SHOTS:
             if only and shot.name not in only:
                 continue
-            svg = await render(shot, server, Path(scratch))
+            folder = Path(scratch) / shot.name  # its own state and layout (`b` is kept)
+            folder.mkdir()
+            svg = await render(shot, server, folder)
             path = out / f"{shot.name}.svg"
             if not path.exists() or path.read_text(encoding="utf-8") != svg:
                 path.write_text(svg, encoding="utf-8")

@@ -8,7 +8,7 @@ import asyncio
 import json
 
 import pytest
-from benchmarks import image_preview, memory, overview, scroll_stall, table_append
+from benchmarks import bounds, image_preview, memory, overview, scroll_stall, table_append
 from benchmarks.server_process import ServerProcess
 
 from screen_analysis.demo.config import DemoConfig
@@ -58,3 +58,10 @@ def test_overview_keeps_little_more_than_a_bare_walk() -> None:
     assert large["memory_ratio"] <= 1.5, figures
     # What the overview holds does not grow with the analyses.
     assert large["overview_held_bytes"] <= 1.5 * sizes[2_000]["overview_held_bytes"], figures
+
+
+def test_the_deadline_is_measured_where_it_holds() -> None:
+    for kind in ("endless", "hanging"):
+        figures = bounds.deadline(kind)
+        assert figures["exit_code"] == 7, figures
+        assert "cut off at the deadline" in figures["message"][0], figures

@@ -13,7 +13,14 @@ from pathlib import Path
 import pytest
 from tests.support.hostile_files import read_only_folder
 
-from screen_analysis.state import DEMO_SERVER, RememberedProjects, read_state, server_key
+from screen_analysis.state import (
+    DEMO_SERVER,
+    Place,
+    RememberedPlace,
+    RememberedProjects,
+    read_state,
+    server_key,
+)
 
 API = "https://api.example.com"
 
@@ -93,6 +100,8 @@ DAMAGED = [
     ('{"servers": 7}', '"servers" is a number'),
     ('{"servers": {"https://api.example.com": [1, null]}}', "other than project ids"),
     ('{"servers": {"https://api.example.com": "abc"}}', "is a string where a list"),
+    ('{"places": []}', '"places" is a list'),
+    ('{"places": {"demo": {"": {"project": 5}}}}', "the place for 'demo' (no profile) is odd"),
     ("{not json", "not valid JSON"),
 ]
 
@@ -172,9 +181,9 @@ def test_a_directory_in_place_of_the_file_is_a_warning_and_no_crash(tmp_path: Pa
 
 def test_an_unreadable_file_is_a_warning_and_never_overwritten(tmp_path: Path) -> None:
     path = tmp_path / "state.json"
-    path.symlink_to(path)  # a symlink loop: unreadable even for root
+    path.symlink_to(path)  # a symlink loop: unreadable even for root, and a link is refused
     remembered = RememberedProjects(path, API)
-    assert remembered.problem is not None and "cannot be read" in remembered.problem
+    assert remembered.problem is not None and "symbolic link" in remembered.problem
     remembered.add("proj_a")
     assert path.is_symlink()
 
@@ -195,3 +204,25 @@ def test_not_utf8_is_a_warning(tmp_path: Path) -> None:
     assert (tmp_path / "state.json.bad").read_bytes() == b"\xff\xfe{"
     remembered.add("proj_a")
     assert remembered.ids == ("proj_a",)
+
+
+def test_places_are_kept_per_server_and_profile_beside_the_projects(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    RememberedProjects(path, API).add("proj_a")
+    RememberedPlace(path, API).remember(Place("proj_a", "failed", "ana_1"))
+    RememberedPlace(path, API, "prod").remember(Place(None, None, "ana_2"))
+    RememberedProjects(path, API).add("proj_b")  # a change of the projects keeps the places
+    assert RememberedPlace(path, API).place == Place("proj_a", "failed", "ana_1")
+    assert RememberedPlace(path, API, "prod").place == Place(None, None, "ana_2")
+    assert RememberedPlace(path, DEMO_SERVER).place is None
+    assert RememberedProjects(path, API).ids == ("proj_a", "proj_b")
+    assert read_state(path)[1] is None
+
+
+def test_a_place_in_a_damaged_file_is_not_used_nor_written(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    path.write_text("{not json", encoding="utf-8")
+    kept = RememberedPlace(path, API)
+    assert kept.place is None
+    kept.remember(Place("proj_a"))
+    assert path.read_text(encoding="utf-8") == "{not json"

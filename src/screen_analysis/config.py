@@ -34,12 +34,14 @@ from typing import Any
 
 import platformdirs
 
+from screen_analysis.file_reads import NESTED_TOO_DEEP, RefusedFile, read_limited, too_deep
 from screen_analysis.secret import SecretStr
 
 APP_NAME = "screen-analysis"
 ENV_PREFIX = "SCREEN_ANALYSIS_"
 SERVER_REFRESH_INTERVAL = 30.0  # a real, metered service
 DEMO_REFRESH_INTERVAL = 5.0  # the embedded demo, whose data moves while you watch
+MAX_CONFIG_BYTES = 1024 * 1024  # a config file is a few kilobytes
 
 
 class ConfigError(Exception):
@@ -91,27 +93,33 @@ class Settings:
 
 
 def read_config_file(path: Path) -> dict[str, Any]:
-    """The config file's table, or {} when there is none."""
+    """The config file's table, or {} when there is none. ConfigError in one line for a
+    file that is not a regular one (a link to one is read), over `MAX_CONFIG_BYTES`, not
+    UTF-8, not TOML, or nested deeper than `file_reads.MAX_NESTING`."""
     try:
-        handle = path.open("rb")
-    except FileNotFoundError:
+        data = read_limited(path, max_bytes=MAX_CONFIG_BYTES)
+    except RefusedFile as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc.reason}") from None
+    if data is None:
         return {}
-    except OSError as exc:
-        raise ConfigError(f"cannot read config file {path}: {exc.strerror or exc}") from exc
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        where = f"byte 0x{data[exc.start]:02x} at offset {exc.start}"
+        raise ConfigError(
+            f"cannot read config file {path}: it is not UTF-8 text ({where})"
+        ) from None
     import tomllib  # only when there is a file to read
 
-    with handle:
-        try:
-            return tomllib.load(handle)
-        except UnicodeDecodeError as exc:
-            where = f"byte 0x{exc.object[exc.start]:02x} at offset {exc.start}"
-            raise ConfigError(
-                f"cannot read config file {path}: it is not UTF-8 text ({where})"
-            ) from None
-        except OSError as exc:
-            raise ConfigError(f"cannot read config file {path}: {exc.strerror or exc}") from exc
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"cannot read config file {path}: {exc}") from exc
+    try:
+        table = tomllib.loads(text)
+    except RecursionError:
+        table = None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc}") from exc
+    if table is None or too_deep(table):
+        raise ConfigError(f"cannot read config file {path}: {NESTED_TOO_DEEP}")
+    return table
 
 
 def _expect(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], path: Path) -> Any:
@@ -308,6 +316,8 @@ def _save_values(path: Path, profile: str | None, values: Mapping[str, Any]) -> 
     def change(text: str | None) -> str | None:
         try:
             document = tomlkit.parse(text or "")
+        except RecursionError:
+            raise ConfigError(f"cannot read config file {path}: {NESTED_TOO_DEEP}") from None
         except TOMLKitError as exc:
             raise ConfigError(f"cannot read config file {path}: {exc}") from exc
         table: Any = document

@@ -1,11 +1,15 @@
-"""How numbers read, in the app, the report and the command line alike (headless).
+"""How numbers read, in the app, the report, the gate and the command line alike
+(headless): the number half of people's words (times, ages and widths are in `words`).
 
 One rule each: a count has a thousands separator ("5,097"); a score of one analysis reads
 as sent ("55", or "55.5" for a fractional one); a mean always has one decimal ("55.0"), so
 a column of means lines up; weights in a column share their number of decimals ("0.15",
 "0.20"). A score or mean of 10¹⁵ or more (either sign) reads in short scientific notation
-("1e308", "-4.853e15"), so no number is wider than a column can hold. A missing value is a
-dash. Values a view leaves out are counted in one wording (`left_out`).
+("1e308", "-4.853e15"), so no number is wider than a column can hold. A signed difference
+reads without colour ("▲ +12", "▼ −5", "= 0") with a real minus sign (`MINUS`, also in the
+gate's thresholds and judged values: `format_number`, `format_tenths`); a share is a
+percentage to one decimal ("9.1%"). A missing value is a dash. Values a view leaves out are
+counted in one wording (`left_out`).
 """
 
 from __future__ import annotations
@@ -45,6 +49,13 @@ def _finite(value: float | Decimal) -> bool:
 def format_count(value: int | None) -> str:
     """A count with a thousands separator: "5,097"; — when missing."""
     return DASH if value is None else f"{value:,}"
+
+
+def axis_number(value: float) -> str:
+    """A value on a chart's axis, short: "12k" from 10,000 on, else as a count ("5,097")."""
+    if value >= 10_000:
+        return f"{value / 1000:.0f}k"
+    return format_count(round(value))
 
 
 def count_of(value: int, singular: str, plural: str | None = None) -> str:
@@ -107,6 +118,34 @@ def format_delta(delta: float | Decimal | None, decimals: int | None = None) -> 
     return f"▲ +{text}" if delta > 0 else f"▼ {MINUS}{text}"
 
 
+def with_minus(text: str) -> str:
+    """`text` with a real minus sign (U+2212, as wide as a plus) for each hyphen: "−1.25"."""
+    return text.replace("-", MINUS)
+
+
+def format_number(value: float) -> str:
+    """A number as given (a threshold, one analysis's score): a whole one without decimals
+    and with a thousands separator ("4,638"), others as short as they read ("59.95"); from
+    10¹⁵ on in scientific notation; a real minus sign."""
+    if abs(value) >= HUGE:
+        text = scientific(value)
+    elif value == int(value):
+        text = format_count(int(value))
+    else:
+        text = repr(float(value))
+    return with_minus(text)
+
+
+def format_tenths(value: Decimal) -> str:
+    """A value judged at one decimal (the gate's means, shares and drops): "59.7",
+    "1,234.0"; from 10¹⁵ on in scientific notation; a real minus sign, never "−0.0"."""
+    if value == 0:
+        return "0.0"
+    if abs(value) >= HUGE:
+        return with_minus(scientific(value))
+    return with_minus(f"{value:,.1f}")
+
+
 def left_out(parts: Iterable[tuple[int, Reason]], of: str = "") -> str:
     """The one wording of values a view, a report or a chart does not show: "2 scores outside
     0–100 and 1 score beyond ±1.8e308 or not a number left out" (`of`: "… left out of the
@@ -130,6 +169,11 @@ def sparkline(values: Sequence[float | None], low: float, high: float) -> str:
         share = (min(max(value, low), high) - low) / span if span > 0 else 0.5
         marks.append(SPARKS[min(len(SPARKS) - 1, int(share * len(SPARKS)))])
     return "".join(marks)
+
+
+def format_span(low: float, high: float) -> str:
+    """A scale from `low` to `high`, to whole numbers: "40–90"."""
+    return f"{low:.0f}–{high:.0f}"
 
 
 def format_percent(part: int, whole: int) -> str:

@@ -17,15 +17,18 @@ from __future__ import annotations
 import errno
 from typing import NamedTuple
 
-from screen_analysis.api.describe import describe_error
+from screen_analysis.api.describe import describe_error, prefixed
 from screen_analysis.api.errors import (
     APIConnectionError,
     APITimeoutError,
     AuthenticationError,
     BadRequestError,
+    EmptyPagesError,
     InvalidArgumentError,
     InvalidResponseError,
     NotFoundError,
+    PageBoundError,
+    PaginationLoopError,
     RateLimitError,
     ServerError,
 )
@@ -33,6 +36,10 @@ from screen_analysis.auth.errors import KeyringUnavailableError
 from screen_analysis.auth.network import network_problem
 from screen_analysis.config import ConfigError, Connection
 from screen_analysis.safe_text import clean
+
+# An answer that could not be used comes back the same when asked again ("try again" would
+# mislead: `api.describe.retry_can_help`).
+_SAME_AGAIN = "Asking again would get the same answer: tell whoever runs the server."
 
 _FILE_ADVICE = {
     errno.EACCES: "Check the permissions of the file and its folder.",
@@ -53,9 +60,10 @@ class Problem(NamedTuple):
     detail: str
     advice: str = ""
 
-    def line(self) -> str:
-        """One line for a terminal's stderr or a notification: detail, then advice."""
-        return f"{self.detail} — {self.advice}" if self.advice else self.detail
+    def line(self, prefix: str = "") -> str:
+        """One line for a terminal's stderr or a notification: detail, then advice; what
+        failed in front when `prefix` says it ("Nothing was written: …")."""
+        return prefixed(prefix, f"{self.detail} — {self.advice}" if self.advice else self.detail)
 
     def sentence(self) -> str:
         """Title, detail and advice as one paragraph, for a line under a form."""
@@ -107,6 +115,8 @@ def explain(
 
 def _other(error: BaseException, detail: str, where: str) -> Problem:
     """The failures that read the same whoever meets them."""
+    if isinstance(error, PageBoundError):
+        return Problem("The listing did not end", detail)  # again would go as far
     if isinstance(error, RateLimitError):
         return Problem("The server asks to slow down", detail, "Wait a moment and try again.")
     if isinstance(error, NotFoundError):
@@ -117,8 +127,12 @@ def _other(error: BaseException, detail: str, where: str) -> Problem:
         return Problem(f"The server at {where} failed", detail, "Try again later.")
     if isinstance(error, InvalidArgumentError):
         return Problem("Refused before sending anything", detail)
+    if isinstance(error, PaginationLoopError):
+        return Problem("The server's pages go round in a circle", detail, _SAME_AGAIN)
     if isinstance(error, InvalidResponseError):
-        return Problem("The server's answer could not be used", detail, "Try again.")
+        return Problem("The server's answer could not be used", detail, _SAME_AGAIN)
+    if isinstance(error, EmptyPagesError):
+        return Problem("Stopped reading pages that bring nothing", detail)
     if isinstance(error, KeyringUnavailableError):
         return Problem("No usable keyring", detail)
     if isinstance(error, ConfigError):

@@ -42,17 +42,28 @@ def _visible(match: re.Match[str]) -> str:
     return "\ufffd"
 
 
-def clean(value: object, *, single_line: bool = True) -> str:
+DISPLAY_LIMIT = 1_000  # characters of one server text given to a terminal view (see clean)
+TITLE_LIMIT = 160  # in a title or a notice, where a few lines are all there is room for
+
+
+def clean(value: object, *, single_line: bool = True, limit: int | None = None) -> str:
     """Return `value` as text with control characters made visible.
 
     ESC becomes ␛, other C0 codes their control picture, C1 codes and bidi overrides �.
-    With `single_line`, runs of whitespace (newlines, tabs) fold to one space.
+    With `single_line`, runs of whitespace (newlines, tabs) fold to one space. With
+    `limit`, only the first `limit` characters are taken, and a cut ends with `…`: the
+    cut comes before anything else, so a text of megabytes costs what its first screenful
+    does (every view draws server text with `limit=DISPLAY_LIMIT`; exports and reports,
+    which keep text whole, go without).
     """
     text = "" if value is None else str(value)
+    cut = limit is not None and len(text) > limit
+    if cut:
+        text = text[:limit]
     text = _CONTROL.sub(_visible, text)
     if single_line:
         text = _WHITESPACE.sub(" ", text).strip()
-    return text
+    return text + "…" if cut else text
 
 
 MESSAGE_LIMIT = 300  # characters of a one-line message (a server's error text)

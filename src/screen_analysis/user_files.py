@@ -5,15 +5,20 @@
   the block ends well, removed when it raises or is cancelled (exports, reports, any output
   written as it is produced);
 - `update_text(path, change)` reads, changes and writes a file under an inter-process lock
-  beside it, so two processes changing the same file at once both keep their change.
+  beside it, so two processes changing the same file at once both keep their change;
+- `read_locked_text(path)` reads a file about to be changed.
 
 Every write goes to a temp file with a unique name in the target's folder, is flushed to
 the disk (fsync), renamed over the target in one step, and the folder is synced where the
 system allows, so a reader never sees half a file and a crash leaves the old one or the new
 one. A symlink is followed: the link stays a link and its target gets the new content (dotfile
-managers link `config.toml` into a repository). A replaced file keeps its permissions, a new
-one gets what the umask gives (or `mode`). Every failure is a `UserFileError` naming the
-file, never the temp name, and leaves the file as it was.
+managers link `config.toml` into a repository) — unless the caller says `follow_links=False`
+(the app's own state files, which nothing links on purpose: a planted link would have the
+app write over another file), and then a link is refused. A file is read through
+`file_reads.read_limited` (a named pipe or a device is refused, never waited on). A
+replaced file keeps its permissions, a new one gets what the umask gives (or `mode`). Every
+failure is a `UserFileError` naming the file, never the temp name, and leaves the file as
+it was.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TextIO
+
+from screen_analysis.file_reads import RefusedFile, read_limited
 
 LOCK_TIMEOUT_S = 10.0
 # What a write to an open stream can meet: the disk, the quota, the file system.
@@ -65,9 +72,15 @@ def lock_path(path: Path) -> Path:
     return target.with_name(f".{target.name}.lock")
 
 
-def target_of(path: Path) -> Path:
-    """The file a write to `path` changes: `path` itself, or what its symlinks lead to."""
-    return Path(os.path.realpath(path)) if path.is_symlink() else path
+def target_of(path: Path, *, follow_links: bool = True) -> Path:
+    """The file a write to `path` changes: `path` itself, or what its symlinks lead to;
+    with `follow_links=False`, a link is a `UserFileError`."""
+    if not path.is_symlink():
+        return path
+    if not follow_links:
+        why = "it is a symbolic link, which is not followed"
+        raise UserFileError(path, f"cannot write {path}: {why}", reason=why)
+    return Path(os.path.realpath(path))
 
 
 def _existing_mode(target: Path) -> int | None:
@@ -174,9 +187,11 @@ def write_atomic(
     mode: int | None = None,
     exclusive: bool = False,
     sync: bool = True,
+    follow_links: bool = True,
 ) -> None:
-    """Replace `path` with `data` (text is written as UTF-8), as `replacing` does."""
-    target = target_of(path)
+    """Replace `path` with `data` (text is written as UTF-8), as `replacing` does
+    (`follow_links`: see the module)."""
+    target = target_of(path, follow_links=follow_links)
     with _writing(path):
         tmp, handle = _open_temp(target, mode)
     try:
@@ -190,15 +205,6 @@ def write_atomic(
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
-
-
-def read_text(path: Path) -> str | None:
-    """The file's text, or None when it does not exist (UnicodeDecodeError when it is not
-    UTF-8, the OSError of a read that failed)."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
 
 
 @contextlib.contextmanager
@@ -227,15 +233,17 @@ def locked(path: Path, *, timeout_s: float = LOCK_TIMEOUT_S) -> Iterator[None]:
         acquired.release()
 
 
-def read_locked_text(path: Path) -> str | None:
-    """`read_text` for a file about to be changed: failures are `UserFileError`s."""
+def read_locked_text(path: Path, *, follow_links: bool = True) -> str | None:
+    """The text of a file about to be changed (None: absent); failures (not a regular file,
+    over `file_reads.DEFAULT_MAX_BYTES`, not UTF-8) are `UserFileError`s."""
     try:
-        return read_text(path)
+        data = read_limited(path, follow_links=follow_links)
+        return None if data is None else data.decode("utf-8")
+    except RefusedFile as exc:
+        why = exc.reason
     except UnicodeDecodeError:
         why = "it is not UTF-8 text"
-        raise UserFileError(path, f"cannot read {path}: {why}", reason=why) from None
-    except OSError as exc:
-        raise UserFileError.cannot("read", path, exc) from exc
+    raise UserFileError(path, f"cannot read {path}: {why}", reason=why)
 
 
 def update_text(
@@ -244,18 +252,21 @@ def update_text(
     *,
     timeout_s: float = LOCK_TIMEOUT_S,
     mode: int | None = None,
+    follow_links: bool = True,
 ) -> str | None:
     """Under the file's lock: read it (None: absent), apply `change`, write the result.
 
     `change` returning None leaves the file as it is. Returns what the file holds after.
     Raises `UserFileError` when the lock is not had within `timeout_s` or the file cannot
-    be read or written, and whatever `change` raises (then nothing is written).
+    be read or written (with `follow_links=False`, when it is a symbolic link), and
+    whatever `change` raises (then nothing is written).
     """
+    target_of(path, follow_links=follow_links)  # a link refused before the lock is made
     with locked(path, timeout_s=timeout_s):
-        before = read_locked_text(path)
+        before = read_locked_text(path, follow_links=follow_links)
         after = change(before)
         if after is not None and after != before:
-            write_atomic(path, after, mode=mode)
+            write_atomic(path, after, mode=mode, follow_links=follow_links)
             return after
         return before
 

@@ -53,17 +53,7 @@ def good(analysis_id: str, **fields: object) -> dict[str, object]:
         (
             {"data": {"id": "x"}, "total": 1},
             {},
-            "page: data: should be a valid list, not an object",
-        ),
-        ({"data": []}, {}, "not a valid page: total: field required"),
-        ({"data": [], "total": "3"}, {}, "total: should be a valid integer, not a string"),
-        ({"data": [], "total": True}, {}, "total: should be a valid integer, not a boolean"),
-        ({"data": [], "total": 1.5}, {}, "total: should be a valid integer, not a number"),
-        ({"data": [], "total": -1}, {}, "total: should be greater than or equal to 0"),
-        (
-            {"data": [], "total": 0, "next_cursor": 12},
-            {},
-            "next_cursor: should be a valid string, not a number",
+            "not a valid page: data: should be a list, not an object",
         ),
         pytest.param("[" * 50_000 + "]" * 50_000, {}, "nested too deeply", id="deep-nesting"),
     ],
@@ -84,6 +74,46 @@ async def test_a_body_that_is_not_a_page_is_one_clear_error_and_not_retried(
     assert expected in text and "\n" not in text and len(text) < 300
     assert len(await logged_requests(fresh_demo_server, 1)) == 1
     assert sleeps.delays == []
+
+
+@pytest.mark.parametrize(
+    ("fields", "total", "odd_total"),
+    [
+        ({}, None, "the server sent no total"),
+        ({"total": -1}, None, "the server's total is negative (-1)"),
+        ({"total": True}, None, "the server's total is a boolean, not a whole number"),
+        ({"total": 1.5}, None, "the server's total (1.5) is not a whole number"),
+        ({"total": [3]}, None, "the server's total is a list, not a whole number"),
+        ({"total": "3"}, 3, None),
+        ({"total": 3.0}, 3, None),
+        ({"total": 10**30}, 10**30, None),
+    ],
+)
+async def test_a_total_that_is_no_count_is_unknown_and_the_page_stays(
+    fresh_demo_server: DemoServer,
+    make_client: MakeClient,
+    fields: dict[str, object],
+    total: int | None,
+    odd_total: str | None,
+) -> None:
+    body = {"data": [good("ana_1")], "next_cursor": None, **fields}
+    fresh_demo_server.faults.inject(200, body=body)
+    page = await make_client(fresh_demo_server).list_analyses()
+    assert [item.id for item in page.items] == ["ana_1"]
+    assert (page.total, page.odd_total) == (total, odd_total)
+
+
+async def test_a_next_cursor_that_is_no_string_ends_the_listing_said_so(
+    fresh_demo_server: DemoServer, make_client: MakeClient
+) -> None:
+    body = {"data": [good("ana_1")], "total": 2, "next_cursor": 12}
+    fresh_demo_server.faults.inject(200, body=body)
+    walk = make_client(fresh_demo_server).iter_pages()
+    first = await anext(walk)
+    assert [item.id for item in first.items] == ["ana_1"]
+    assert first.odd_cursor == "the server's next_cursor is a number, not a string"
+    with pytest.raises(InvalidResponseError, match="no further page can be asked for"):
+        await anext(walk)
 
 
 @pytest.mark.parametrize(("status", "body"), [(204, b""), (200, b""), (200, b"  \n")])
@@ -155,6 +185,25 @@ async def test_an_invalid_project_is_an_invalid_response(
     text = str(caught.value)
     assert text.startswith("GET /v1/projects/proj_1: invalid response: not a valid project: ")
     assert "name: field required" in text
+
+
+async def test_a_project_field_of_the_wrong_kind_is_unknown_and_flagged(
+    fresh_demo_server: DemoServer, make_client: MakeClient
+) -> None:
+    body = {"id": "proj_1", "name": "P", "analysis_count": "many", "created_at": [1]}
+    fresh_demo_server.faults.inject(200, body=body)
+    project = await make_client(fresh_demo_server).get_project("proj_1")
+    assert (project.id, project.name, project.analysis_count, project.created_at) == (
+        "proj_1",
+        "P",
+        None,
+        None,
+    )
+    assert project.flagged is not None
+    assert project.flagged.startswith("analysis_count: should be a whole number")
+    assert "created_at" in project.flagged
+    dumped = project.model_dump(mode="json")
+    assert (dumped["analysis_count"], dumped["created_at"]) == ("many", [1])  # as sent
 
 
 async def test_a_body_shorter_than_its_content_length_is_a_connection_error(

@@ -17,11 +17,11 @@ from screen_analysis.api.models import (
     AnalysisStatus,
     InvalidAnalysis,
     Project,
-    RawPage,
-    adapter,
+    as_sent,
 )
-from screen_analysis.api.parsing import describe_errors, parse_item
+from screen_analysis.api.parsing import describe_errors, parse_item, parse_raw_page
 from screen_analysis.api.writers import JsonLinesWriter, raw_of
+from screen_analysis.cache.writes import kept_row
 
 SECRET = "s3cr3t-value-never-echoed"
 
@@ -135,6 +135,19 @@ def test_unknown_fields_are_kept_and_exported_after_the_documented_ones() -> Non
     assert Analysis.model_validate(row()).model_extra == {}
 
 
+def test_one_raw_shape_for_an_analysis_in_exports_and_in_the_cache() -> None:
+    """The export, `--format json` and the local cache write an item in one shape
+    (`as_sent`); the cache keeps no item without an id."""
+    analysis = Analysis.model_validate(row(x_new={"nested": [1]}))
+    invalid = InvalidAnalysis(reason="r", id="ana_odd", raw={"id": "ana_odd", "score": "x"})
+    for item in (analysis, invalid):
+        kept = kept_row(item)
+        assert kept is not None and kept[0] == item.id
+        assert json.loads(kept[1]) == as_sent(item) == raw_of([item])[0]
+    assert as_sent(analysis)["x_new"] == {"nested": [1]}
+    assert kept_row(InvalidAnalysis(reason="r", raw={"odd": True})) is None
+
+
 def test_a_copy_is_checked_again() -> None:
     analysis = Analysis.model_validate(row(extra_field=1))
     copied = analysis.model_copy(update={"status": "failed"})
@@ -159,9 +172,9 @@ def test_a_project_counts_whole_numbers_and_keeps_unknown_fields() -> None:
 
 
 def test_a_page_ends_on_an_empty_cursor() -> None:
-    page = adapter(RawPage).validate_python({"data": [], "total": 0, "next_cursor": ""})
-    assert page.next_cursor is None
-    assert adapter(RawPage).validate_python({"data": [1], "total": 1}).data == [1]
+    page = parse_raw_page(b'{"data": [], "total": 0, "next_cursor": ""}', request="GET /")
+    assert page.next_cursor is None and page.odd_cursor is None
+    assert parse_raw_page(b'{"data": [1], "total": 1}', request="GET /").data == [1]
 
 
 def test_a_row_holds_its_values_and_nothing_else() -> None:

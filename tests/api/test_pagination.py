@@ -10,9 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.api.fake_pages import OffsetSource, ScriptedSource, page
 
-from screen_analysis.api.errors import InvalidResponseError, PaginationLoopError
+from screen_analysis.api.errors import EmptyPagesError, InvalidResponseError, PaginationLoopError
 from screen_analysis.api.models import AnalysisItem, AnalysisPage, InvalidAnalysis
-from screen_analysis.api.pagination import MODEL_ROWS, PageIterator, SeenIds, Walk
+from screen_analysis.api.pagination import (
+    MAX_EMPTY_PAGES,
+    MODEL_ROWS,
+    PageIterator,
+    SeenIds,
+    Walk,
+)
 
 
 async def collect(walk: Walk[AnalysisPage]) -> list[AnalysisItem]:
@@ -39,7 +45,7 @@ def test_each_analysis_once_in_order_for_any_data_and_page_size(ids: list[str], 
     size=st.integers(min_value=1, max_value=10),
 )
 def test_repeated_ids_are_yielded_once_and_counted(ids: list[str], size: int) -> None:
-    walk = Walk(PageIterator(OffsetSource(ids, size)), MODEL_ROWS, max_stalled_pages=10_000)
+    walk = Walk(PageIterator(OffsetSource(ids, size)), MODEL_ROWS, max_empty_pages=10_000)
     items = asyncio.run(collect(walk))
     assert [item.id for item in items] == list(dict.fromkeys(ids))
     assert walk.skipped_duplicates == len(ids) - len(set(ids))
@@ -107,14 +113,38 @@ async def test_returning_to_the_starting_cursor_is_a_loop() -> None:
         [p async for p in PageIterator(source, after="START")]
 
 
-async def test_fresh_cursors_with_nothing_new_stop_after_a_few_pages() -> None:
+async def test_fresh_cursors_with_nothing_new_stop_at_the_bound_saying_more_may_exist() -> None:
     pages = [page(["a"], "c0")] + [page(["a"], f"c{i + 1}") for i in range(10)]
     source = ScriptedSource(pages)
-    walk = Walk(PageIterator(source), MODEL_ROWS, max_stalled_pages=3)
-    with pytest.raises(PaginationLoopError, match="3 pages in a row"):
+    walk = Walk(PageIterator(source), MODEL_ROWS, max_empty_pages=3)
+    with pytest.raises(EmptyPagesError) as caught:
         await collect(walk)
+    assert caught.value.detail == (
+        "stopped after 3 pages in a row with no new analyses; more may exist"
+    )
+    assert caught.value.next_cursor == "c3"
     assert len(source.calls) == 4
     assert walk.skipped_duplicates == 3
+
+
+@pytest.mark.parametrize("empty", [5, MAX_EMPTY_PAGES - 1])
+async def test_empty_pages_with_fresh_cursors_are_no_loop(empty: int) -> None:
+    pages = [page([], f"c{i}") for i in range(empty)] + [page(["a"], None)]
+    source = ScriptedSource(pages)
+    items = await collect(Walk(PageIterator(source), MODEL_ROWS))
+    assert [item.id for item in items] == ["a"]
+    assert len(source.calls) == empty + 1
+
+
+async def test_empty_pages_stop_at_the_documented_bound_worded_as_what_it_is() -> None:
+    source = ScriptedSource([page([], f"c{i}") for i in range(MAX_EMPTY_PAGES + 10)])
+    with pytest.raises(EmptyPagesError) as caught:
+        await collect(Walk(PageIterator(source), MODEL_ROWS))
+    assert caught.value.detail == (
+        f"stopped after {MAX_EMPTY_PAGES} empty pages in a row; more may exist"
+    )
+    assert caught.value.next_cursor == f"c{MAX_EMPTY_PAGES - 1}"
+    assert len(source.calls) == MAX_EMPTY_PAGES
 
 
 async def test_empty_pages_with_a_cursor_are_followed_a_few_times() -> None:

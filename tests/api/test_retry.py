@@ -7,8 +7,10 @@ from email.utils import format_datetime
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from screen_analysis.api.retry import RetryPolicy, is_retryable_status, parse_retry_after
+from screen_analysis.api.retry import RetryPolicy, backoff, is_retryable_status, parse_retry_after
 
 NOW = datetime(2025, 1, 1, 12, 0, 0, tzinfo=UTC)
 
@@ -23,6 +25,33 @@ def policy(jitter_draw: float = 0.0) -> RetryPolicy:
 )
 def test_backoff_doubles_from_half_a_second_and_is_capped(retry: int, expected: float) -> None:
     assert policy().backoff(retry) == expected
+
+
+def test_the_one_backoff_doubles_from_its_first_wait_up_to_its_cap() -> None:
+    """The client's retries, the gate's polls and the app's refreshes: one doubling."""
+    assert [backoff(5.0, step, 60.0) for step in range(6)] == [5, 10, 20, 40, 60, 60]
+    assert backoff(5.0, -3, 60.0) == 5.0  # no step yet: the first wait itself
+    assert backoff(90.0, 1, 90.0) == 90.0  # a first wait above the cap: the callers raise it
+
+
+def test_the_backoff_of_any_number_of_failures_is_the_cap() -> None:
+    """The gate doubled its pause with `2.0**failures`, which overflowed after 1,024 failed
+    polls in a row (a long --timeout on a short interval against a server that is down)."""
+    assert backoff(2.0, 1_024, 60.0) == 60.0
+    assert backoff(1e-300, 10**9, 60.0) == 60.0
+
+
+@given(
+    first=st.floats(min_value=0.0, max_value=1e6),
+    step=st.integers(min_value=-5, max_value=5_000),
+    cap=st.floats(min_value=0.0, max_value=1e6),
+)
+def test_a_backoff_never_passes_its_cap_and_never_shrinks_with_a_step(
+    first: float, step: int, cap: float
+) -> None:
+    wait = backoff(first, step, cap)
+    assert wait <= cap
+    assert wait <= backoff(first, step + 1, cap)
 
 
 def test_jitter_takes_off_at_most_a_quarter() -> None:

@@ -12,6 +12,7 @@ from tests.cache.conftest import FAKE_KEY, pages
 
 from screen_analysis.cache import CacheScope, LocalCache
 from screen_analysis.cache.contents import Forgotten, file_bytes, forget, kept_scopes
+from screen_analysis.cache.schema import SCHEMA_VERSION
 from screen_analysis.demo.runner import DemoServer
 
 STAGING = CacheScope("https://staging.example.test", "staging")
@@ -57,7 +58,7 @@ def test_damage_found_only_while_reading_is_set_aside(tmp_path: Path) -> None:
     path = tmp_path / "c.sqlite3"
     db = sqlite3.connect(path)  # our version number, but tables missing
     db.execute("CREATE TABLE scopes (id INTEGER PRIMARY KEY, base_url TEXT, profile TEXT)")
-    db.execute("PRAGMA user_version=1")
+    db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
     db.close()
     scopes, warning = kept_scopes(path)
     assert scopes == []

@@ -133,8 +133,8 @@ def test_a_foreign_version_starts_clean(tmp_path: Path) -> None:
 
 def test_mode_0600_and_never_the_key(tmp_path: Path, keyed_server: DemoServer) -> None:
     cache = opened(tmp_path)
-    for items, total, done in pages(keyed_server, 3):
-        cache.store_page(None, None, items, total=total, done=done, first=False)
+    for n, (items, total, done) in enumerate(pages(keyed_server, 3)):
+        cache.store_page(None, None, items, total=total, done=done, first=n == 0)
     cache.flush()
     path = tmp_path / "c.sqlite3"
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
@@ -150,8 +150,8 @@ def test_two_caches_on_one_file_write_at_once(tmp_path: Path, keyed_server: Demo
     caches = [opened(tmp_path), LocalCache(CacheScope("demo"), path=tmp_path / "c.sqlite3")]
 
     def write(cache: LocalCache) -> None:
-        for items, total, done in batches:
-            cache.store_page(None, None, items, total=total, done=done, first=False)
+        for n, (items, total, done) in enumerate(batches):
+            cache.store_page(None, None, items, total=total, done=done, first=n == 0)
         cache.flush()
 
     threads = [threading.Thread(target=write, args=(c,)) for c in caches]

@@ -5,8 +5,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import datetime
 
 from screen_analysis.api.models import CRITERIA
+from screen_analysis.words import utc_time
 
 
 def _requests(server, path="/v1/analyses"):
@@ -21,6 +23,18 @@ def test_table_shows_one_page_and_the_next_cursor(demo_server, against, invoke):
     assert lines[0].split()[:3] == ["STATUS", "SCORE", "LABEL"]
     assert len(lines) == 21
     assert "Showing 20 of 300. Next page: --after " in result.stderr
+
+
+def test_table_times_name_their_zone(demo_server, against, invoke):
+    """The table printed "2026-11-01 09:00" with no zone; every time written down names
+    its zone (UTC, as the report, the gate and `cache info` write it)."""
+    against(demo_server.base_url, demo_server.api_key)
+    rows = json.loads(invoke("analyses", "list", "--format", "json").stdout)
+    lines = invoke("analyses", "list").stdout.splitlines()[1:]
+    assert len(lines) == len(rows) == 20
+    for line, row in zip(lines, rows, strict=True):
+        created = datetime.fromisoformat(row["created_at"])
+        assert utc_time(created) in line and line.count(" UTC") == 1
 
 
 def test_jsonl_all_streams_every_analysis_once(demo_server, against, invoke):

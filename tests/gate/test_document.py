@@ -142,7 +142,7 @@ def test_a_baseline_up_to_its_size_limit_is_read_and_one_byte_more_is_refused(
     path.write_text(text + " " * (MAX_BASELINE_BYTES + 1 - len(text)), encoding="utf-8")
     with pytest.raises(GateInputError) as refused:
         read_baseline(path)
-    assert str(refused.value) == f"baseline {path} is larger than a baseline can be"
+    assert str(refused.value) == f"cannot read baseline {path}: it is larger than 4 MiB"
 
 
 @pytest.mark.parametrize(

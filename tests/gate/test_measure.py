@@ -66,7 +66,8 @@ def judged(items, scope=None, window=None, **flags):
 
 
 def test_numbers_read_as_given_and_compared_values_at_their_one_decimal() -> None:
-    from screen_analysis.gate.evaluate import compared, format_number, format_tenths
+    from screen_analysis.gate.evaluate import compared
+    from screen_analysis.numbers import format_number, format_tenths
 
     assert format_number(70) == "70" and format_number(70.0) == "70"
     assert format_number(4638) == "4,638" and format_number(59.95) == "59.95"

@@ -20,9 +20,10 @@ from screen_analysis.gate import (
     parse_when,
 )
 from screen_analysis.gate.document import timeout_document
-from screen_analysis.gate.scope import format_time, quoted
+from screen_analysis.gate.scope import quoted
 from screen_analysis.gate.wait import WaitState
 from screen_analysis.secret import SecretStr
+from screen_analysis.words import utc_time
 
 PLUS_TWO = timezone(timedelta(hours=2))
 
@@ -42,7 +43,7 @@ def test_a_window_describes_itself_in_utc() -> None:
     assert Window(NOW - timedelta(days=1), NOW.astimezone(PLUS_TWO)).describe() == (
         "since 2026-10-31 12:00 UTC until 2026-11-01 12:00 UTC"
     )
-    assert format_time(datetime(2026, 11, 1, 9, 30, tzinfo=PLUS_TWO)) == "2026-11-01 07:30 UTC"
+    assert utc_time(datetime(2026, 11, 1, 9, 30, tzinfo=PLUS_TWO)) == "2026-11-01 07:30 UTC"
 
 
 def test_a_window_holds_its_start_and_not_its_end() -> None:
@@ -92,7 +93,9 @@ def test_a_repeated_value_is_cut_after_40_characters() -> None:
 
 
 def test_a_wait_that_ran_out_records_what_was_still_being_scored() -> None:
-    state = WaitState(waiting=5, pending=2, processing=3, elapsed=12.34, timeout=600, rounds=4)
+    state = WaitState(
+        waiting=5, pending=2, processing=3, elapsed=12.34, timeout=600, rounds=4, finished_rounds=3
+    )
     document = timeout_document("release", Scope("proj_1", since=NOW), state, NOW)
     assert document == {
         "kind": "screen-analysis-check",
@@ -114,6 +117,7 @@ def test_a_wait_that_ran_out_records_what_was_still_being_scored() -> None:
             "elapsed_s": 12.3,
             "timeout_s": 600,
             "last_poll_failed": None,
+            "last_poll_cut_short": None,
         },
     }
     failed = timeout_document(None, Scope(), state._replace(failed_round="503"), NOW)
@@ -157,7 +161,7 @@ def test_times_read_in_utc_whatever_the_machines_zone(monkeypatch: pytest.Monkey
     monkeypatch.setenv("TZ", "Asia/Tokyo")
     time.tzset()
     try:
-        assert format_time(datetime(2026, 11, 1, 9, 30, tzinfo=PLUS_TWO)) == "2026-11-01 07:30 UTC"
+        assert utc_time(datetime(2026, 11, 1, 9, 30, tzinfo=PLUS_TWO)) == "2026-11-01 07:30 UTC"
     finally:
         monkeypatch.undo()
         time.tzset()

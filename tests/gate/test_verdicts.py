@@ -17,8 +17,8 @@ from screen_analysis.gate import (
     evaluate,
     result_document,
 )
-from screen_analysis.gate.evaluate import format_number, format_tenths
 from screen_analysis.gate.measure import Scores
+from screen_analysis.numbers import format_number, format_tenths
 
 
 def by_id(result):

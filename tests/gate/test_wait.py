@@ -138,6 +138,22 @@ async def test_server_errors_back_off_then_recover(server: DemoServer) -> None:
     assert outcome.done and clock.sleeps == [4, 8]
 
 
+async def test_a_server_down_for_over_a_thousand_polls_is_still_waited_for(
+    server: DemoServer,
+) -> None:
+    """The pause was `interval * 2.0**failures`, which overflowed at the 1,024th failed poll
+    in a row (a long --timeout against a server that stays down): an OverflowError in place
+    of the wait. The one backoff stays at its cap however many polls fail."""
+    server.faults.inject(503, count=1_100)
+    clock = SteppedClock()
+    async with client_for(server) as client:
+        outcome = await wait_for_scoring(
+            client, Scope(label="nothing"), clock=clock, timeout=30 * 86_400, interval=1
+        )
+    assert outcome.done
+    assert len(clock.sleeps) == 1_100 and set(clock.sleeps[6:]) == {60}
+
+
 async def test_an_error_still_failing_at_the_deadline_is_raised(server: DemoServer) -> None:
     server.faults.inject(503, count=100)
     clock = SteppedClock()

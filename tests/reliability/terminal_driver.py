@@ -83,6 +83,11 @@ class Pane:
         """The pane's title, as tmux shows it in its status line."""
         return self._tmux("display-message", "-p", "-t", "t", "#{pane_title}").rstrip("\n")
 
+    def state(self, formats: str) -> str:
+        """What tmux knows of the pane's terminal, in its format language (e.g.
+        `#{alternate_on}` for the alternate screen, `#{cursor_flag}` for a shown cursor)."""
+        return self._tmux("display-message", "-p", "-t", "t", formats).strip()
+
     def wait(self, check: object, timeout: float = 20.0) -> bool:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -106,7 +106,7 @@ CASES = [
     Case(
         "200 data not a list",
         _send(b'{"data": {}, "total": 1}'),
-        "data: should be a valid list, not an object",
+        "data: should be a list, not an object",
     ),
     Case("204 no content", _send(b"", 204), "empty body"),
     Case("200 empty body", _send(b""), "empty body"),

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime, timedelta
 
 START = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
@@ -34,3 +36,8 @@ class SteppedClock:
     def now(self) -> datetime:
         """`start` plus the seconds slept."""
         return self.start + timedelta(seconds=self.elapsed)
+
+    def deadline(self, when: float) -> AbstractAsyncContextManager[object]:
+        """Never cuts a block off: this clock stands still while a block runs (time moves
+        only in `sleep`), so a deadline can only fall between blocks."""
+        return asyncio.timeout(None)

@@ -6,6 +6,7 @@ import asyncio
 import os
 import time
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,11 @@ from textual.widgets import OptionList
 
 from screen_analysis.cache import CacheScope, LocalCache
 from screen_analysis.config import Connection
+from screen_analysis.demo.live import LiveSimulator
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.tui.screens.main import MainScreen
+
+from ..conftest import DEMO_NOW
 
 # The one factory and its clock, by the names these tests have always used.
 make_app = build_app
@@ -139,3 +143,16 @@ class NeverAnswers(httpx.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         await asyncio.Event().wait()
         raise AssertionError("unreachable")
+
+
+def arrive(server: DemoServer, count: int) -> list[str]:
+    """Let the server's live simulation run until at least `count` analyses arrived; their
+    ids, newest first (as the server lists them)."""
+    simulator = LiveSimulator(server.config, server.store)
+    before = server.store.count_analyses(None, None)
+    seconds = 0
+    while server.store.count_analyses(None, None) < before + count:
+        seconds += 5
+        simulator.tick(DEMO_NOW + timedelta(seconds=seconds))
+    arrived = server.store.count_analyses(None, None) - before
+    return [row["id"] for row in server.store.list_analyses(None, None, arrived, None)[0]]

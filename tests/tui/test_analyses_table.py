@@ -16,8 +16,9 @@ from textual.pilot import Pilot
 
 from screen_analysis.api.models import Analysis, AnalysisItem, InvalidAnalysis, parse_status
 from screen_analysis.tui.themes import variable_defaults
-from screen_analysis.tui.widgets.table import AnalysesTable, fit_cell, flash, layout_columns
+from screen_analysis.tui.widgets.table import AnalysesTable, flash, layout_columns
 from screen_analysis.tui.widgets.table.paint import TablePainter
+from screen_analysis.words import fit_cell
 
 NOW = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 STATUSES = ("pending", "processing", "completed", "failed")

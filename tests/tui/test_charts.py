@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
 from textual.app import App, ComposeResult
 
 from screen_analysis.api.models import Analysis, AnalysisStatus, Project
@@ -123,6 +124,25 @@ async def test_weights_are_a_column_of_their_own_not_a_mark_in_the_bar() -> None
         bars.rows = (BarRow("Clarity", None, 100, "—"),)
         await pilot.pause()
         assert bars.render().plain == "No completed analyses in this view."
+
+
+async def test_wide_labels_are_cut_to_their_column_in_cells() -> None:
+    """Labels were cut by characters: a project named in CJK took twice its column and
+    pushed its bar and number out of line with the others."""
+    app = Charts()
+    async with app.run_test(size=(60, 20)) as pilot:
+        bars = app.query_one(BarRows)
+        bars.rows = (
+            BarRow("結帳頁面的設計評估報告", 66.1, 100, "66.1"),
+            BarRow("Checkout", 51.7, 100, "51.7"),
+            BarRow("決済", 40.0, 100, "40.0"),
+        )
+        await pilot.pause()
+        lines = bars.render().plain.splitlines()
+        assert {cell_len(line) for line in lines} == {60}
+        assert lines[0].startswith("結帳頁面的… ") and lines[2].startswith("決済" + " " * 9)
+        bars_start = {cell_len(line[: line.index(line.strip().split()[-2][0])]) for line in lines}
+        assert bars_start == {13}  # the 12 cells of the label column and a space, on every row
 
 
 async def overview_at(tmp_path: Path, server: DemoServer, size: tuple[int, int]) -> Any:

@@ -140,3 +140,17 @@ def test_a_wide_value_never_runs_into_its_bar() -> None:
     ]
     ends = {len(line.rstrip()) for line in lines if line.rstrip()[-1].isdigit()}
     assert len(ends) == 1, lines  # the values line up down the column
+
+
+def test_under_the_image_address_the_keys_that_show_it() -> None:
+    """ "Image  on the API server" said where, not how to see it: the keys follow it, the
+    last giving way first."""
+    item = Analysis(id="ana_2a25a8880f02bad0e7067ef4", image_url="/x.png")
+    keys = ["i full screen", "o in a browser", "Y copies the URL"]
+    for width, shown in ((44, "i full screen · o in a browser"), (30, "i full screen")):
+        lines = detail_text.rest(item, None, IMAGE, width, keys).plain.splitlines()
+        image = lines.index("Image      on the API server")
+        assert lines[image + 1] == " " * 11 + shown
+    wide = detail_text.rest(item, None, IMAGE, 90, keys).plain.splitlines()
+    assert " " * 11 + " · ".join(keys) in wide
+    assert detail_text.image_keys_line(keys, 5) == ""

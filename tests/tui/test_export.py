@@ -194,3 +194,32 @@ async def test_a_failed_export_names_the_file_and_says_what_to_do(
     assert said.startswith("Nothing was written: cannot write ")
     assert str(tmp_path / "not-a-folder" / "out.csv") in said
     assert said.endswith("A file stands where a folder should be.")
+
+
+async def test_every_page_of_a_listing_that_never_ends_stops_at_the_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.cli.test_endless_listings import endless
+    from tests.support.scripted_server import ScriptedServer
+
+    from screen_analysis.api import pagination
+    from screen_analysis.config import Connection
+    from screen_analysis.secret import SecretStr
+
+    monkeypatch.setattr(pagination, "MAX_WALK_PAGES", 12)
+    monkeypatch.chdir(tmp_path)
+    with ScriptedServer(endless) as server:
+        connection = Connection(server.base_url, SecretStr("sk-test-endless-not-real"))
+        app = make_app(tmp_path, connection, refresh_interval=0)
+        notes = notes_of(app, monkeypatch)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settled(pilot)
+            await pilot.press("e")
+            await answer_path(pilot, "endless.csv")
+            await choose(pilot, "a")
+            await wait_until(pilot, lambda: bool(notes.messages("error")))
+        exported = sum(1 for s in server.seen if s.query.get("limit") == "100") - 1  # the table's
+    said = notes.messages("error")[-1]
+    assert "endless.csv was not written: " in said
+    assert "listing stopped: it did not end within 12 pages" in said
+    assert 12 <= exported <= 13 and not (tmp_path / "endless.csv").exists()

@@ -74,3 +74,20 @@ async def test_a_click_on_an_entry_presses_its_key(tmp_path: Path, demo_server: 
         await pilot.press("escape")
         await pilot.click(KeyBar, offset=(text.index(" ? Help ") + 2, 0))
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+
+
+async def test_at_120_columns_the_bar_shows_what_a_presenter_needs(
+    tmp_path: Path, demo_server: DemoServer
+) -> None:
+    """The image, the overview, mark and compare once appeared only when the detail had
+    the focus (m and c never): the bar now keeps them by rank, wherever the focus is."""
+    app = make_app(tmp_path, connection_to(demo_server))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settled(pilot)
+        for focus in (screen.table, screen.detail):
+            focus.focus()
+            await pilot.pause()
+            text = bar_text(screen.query_one(KeyBar))
+            for entry in (" i Image ", " v Overview ", " m Mark ", " c Compare ", " b Sidebar "):
+                assert entry in text, (entry, text)
+            assert " / Find " in text and " r Refresh " in text

@@ -64,7 +64,7 @@ def test_schedule_doubles_on_errors_up_to_the_cap_and_resets() -> None:
         schedule.failed()
         seen.append(schedule.interval_s)
     assert seen == [10.0, 20.0, 40.0, 60.0, 60.0, 60.0]
-    assert schedule.label() == "refresh failed, retry in 60s"
+    assert schedule.label() == "refresh failed · retry in 60 s"
     schedule.succeeded()
     assert schedule.interval_s == 5.0
     assert not schedule.toggle()
@@ -240,7 +240,7 @@ async def test_errors_back_off_quietly_and_recover(
         await refresh_round(pilot, screen)
         await refresh_round(pilot, screen)
         assert screen.schedule.failures == 2 and screen.schedule.interval_s == 20
-        assert "refresh failed, retry in 20s" in screen.status_line.refresh_state
+        assert "refresh failed · retry in 20 s" in screen.status_line.refresh_state
         assert said == [], "a failing background refresh does not pop up"
         server.faults.error_rate = 0.0
         await refresh_round(pilot, screen)

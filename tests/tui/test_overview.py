@@ -266,8 +266,8 @@ async def test_offline_the_overview_is_what_the_cache_kept(
         kept = screen.from_cache.kept
         assert kept >= shown > 0 and screen.overview.seen == kept
         line = str(screen.query_one("#offline").render())
-        assert line.startswith("offline — from the local cache, data from ")
-        assert f"; {kept} analyses kept" in line
+        assert line.startswith("offline · data from ")
+        assert f" · {kept} analyses kept in the local cache · " in line
         assert screen.has_class("-offline") and not screen.has_class("-problem")
         statuses = str(screen.query_one("#statuses").render())
         assert "completed" in statuses
@@ -280,7 +280,7 @@ async def test_offline_the_overview_is_what_the_cache_kept(
         app.push_screen(empty)
         await wait_until(pilot, lambda: empty.is_mounted and empty.has_class("-problem"))
         line = str(empty.query_one("#offline").render())
-        assert line.startswith("offline — the local cache holds no analyses of this project")
+        assert line.startswith("offline · the local cache holds no analyses of this project")
         assert "connection failed" in str(empty.query_one("#problem").render())
         assert empty.overview is None
 

@@ -105,11 +105,11 @@ async def test_offline_the_pane_counts_down_to_its_next_retry(kept: LocalCache) 
     async with Alone(pane).run_test(size=(100, 24)) as pilot:
         pane.show(ViewKey())
         await wait_until(pilot, lambda: pane.offline and bool(pane.table.items))
-        assert "retrying in 30 s" in pane.status_line.render().plain
+        assert "retry in 30 s" in pane.status_line.render().plain
         now[0] += 7  # the schedule's clock: a second's tick says what is left
-        await wait_until(pilot, lambda: "retrying in 23 s" in pane.status_line.render().plain)
+        await wait_until(pilot, lambda: "retry in 23 s" in pane.status_line.render().plain)
         now[0] += 22.5
-        await wait_until(pilot, lambda: "retrying in 1 s" in pane.status_line.render().plain)
+        await wait_until(pilot, lambda: "retry in 1 s" in pane.status_line.render().plain)
     await current.client.aclose()
 
 

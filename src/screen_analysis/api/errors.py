@@ -166,6 +166,26 @@ class PaginationLoopError(InvalidResponseError):
         return f"pagination loop: {self.message}"
 
 
+class EmptyPagesError(ScreenAnalysisError):
+    """A walk stopped on its own bound: many pages in a row brought no new analyses while
+    each said more exist (a server that filters after paging may send them). Not the
+    server's fault and not a loop: more may exist, from `next_cursor` on."""
+
+    def __init__(self, message: str, *, next_cursor: str, request: str | None = None) -> None:
+        super().__init__(message, request=request)
+        self.next_cursor = next_cursor
+
+
+class PageBoundError(PaginationLoopError):
+    """A walk reached its bound of pages (`pagination.MAX_WALK_PAGES`) and the server
+    still sent a next cursor: the listing did not end, so the walk stopped there."""
+
+    @property
+    def detail(self) -> str:
+        """How far the walk went."""
+        return f"listing stopped: {self.message}"
+
+
 class InvalidArgumentError(ScreenAnalysisError, ValueError):
     """An argument refused before any request was sent."""
 

@@ -21,6 +21,7 @@ import httpx
 
 from screen_analysis.api.errors import ScreenAnalysisError
 from screen_analysis.api.redirects import MAX_REDIRECTS, REDIRECT_STATUSES
+from screen_analysis.numbers import format_count
 
 MAX_IMAGE_BYTES = 8 * 1024 * 1024
 IMAGE_TIMEOUT_S = 20.0
@@ -110,13 +111,13 @@ def _max_age(headers: httpx.Headers) -> float | None:
 async def _read_capped(response: httpx.Response, limit: int) -> bytes:
     declared = response.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
-        raise ImageFetchError(f"too large ({int(declared) // 1024:,} KiB)")
+        raise ImageFetchError(f"too large ({format_count(int(declared) // 1024)} KiB)")
     chunks: list[bytes] = []
     size = 0
     async for chunk in response.aiter_bytes():  # decoded: a gzip bomb meets the cap too
         size += len(chunk)
         if size > limit:
-            raise ImageFetchError(f"too large (over {limit // 1024:,} KiB)")
+            raise ImageFetchError(f"too large (over {format_count(limit // 1024)} KiB)")
         chunks.append(chunk)
     return b"".join(chunks)
 

@@ -22,9 +22,7 @@ from enum import StrEnum
 from typing import Annotated, Any, Literal, NamedTuple, Self, TypeVar
 
 from pydantic import (
-    AfterValidator,
     ConfigDict,
-    Field,
     GetPydanticSchema,
     TypeAdapter,
     model_validator,
@@ -115,7 +113,8 @@ class _Resource:
 
     def model_dump(self, *, mode: Literal["json", "python"] = "python") -> dict[str, Any]:
         """The documented fields, then the unknown ones (`mode="json"`: JSON-ready)."""
-        dumped: dict[str, Any] = adapter(type(self)).dump_python(self, mode=mode, exclude={"extra"})
+        left_out = {"extra", "flagged"}  # not the server's: kept beside what it sent
+        dumped: dict[str, Any] = adapter(type(self)).dump_python(self, mode=mode, exclude=left_out)
         dumped.update(self.model_extra)
         return dumped
 
@@ -188,6 +187,8 @@ class Project(_Resource):
     created_at: datetime | None = None
     updated_at: datetime | None = None
     extra: dict[str, Any] | None = dataclasses.field(default=None, repr=False, compare=False)
+    flagged: str | None = dataclasses.field(default=None, repr=False, compare=False)
+    """Why some fields the server sent were left out (shown as unknown), or None."""
 
     @model_validator(mode="before")
     @classmethod
@@ -206,17 +207,27 @@ class InvalidAnalysis(NamedTuple):
 AnalysisItem = Analysis | InvalidAnalysis
 
 
+def as_sent(item: AnalysisItem) -> Any:
+    """The one raw-JSON shape of an analysis: an item as the server sent it, JSON-ready —
+    an analysis's documented fields then its unknown ones, an invalid item's JSON as
+    received. What exports, `--format json` and the local cache write."""
+    return item.model_dump(mode="json") if isinstance(item, Analysis) else item.raw
+
+
 class AnalysisPage(NamedTuple):
     """One page of the analyses listing, as the server sent it.
 
     `items` keeps the server's order; invalid items stand where they were. `raw_items` holds
-    the JSON objects exactly as received (for json/jsonl output).
+    the JSON objects exactly as received (for json/jsonl output). `total` and `next_cursor`
+    as in `RawPage`, with the same notes when the server's could not be taken.
     """
 
     items: list[AnalysisItem]
     next_cursor: str | None = None
     total: int | None = None
     raw_items: Sequence[Any] = ()
+    odd_total: str | None = None  # why `total` is unknown (None: it was a count, or absent)
+    odd_cursor: str | None = None  # why no next page can be asked for, though one may exist
 
     @property
     def analyses(self) -> list[Analysis]:
@@ -224,22 +235,22 @@ class AnalysisPage(NamedTuple):
         return [item for item in self.items if isinstance(item, Analysis)]
 
 
-def _end_when_empty(cursor: str | None) -> str | None:
-    return cursor or None  # an empty cursor cannot be sent back as `after`: it is the end
-
-
-@dataclass(frozen=True, slots=True, config=_CONFIG)
-class RawPage:
+class RawPage(NamedTuple):
     """One page of the analyses listing as parsed JSON, items neither validated nor rebuilt.
 
-    The page's own fields are checked (`data` a list, `total` a whole number not below 0,
-    `next_cursor` a string or null, empty meaning null); `data` holds each item exactly as
-    received, for output that passes JSON through (json/jsonl) or to be validated one by one.
+    Only what cannot be read refuses a page (`api/parsing.py`); its other fields are taken
+    as far as they can be: `total` is None when the server's was missing, negative or not a
+    whole number (`odd_total` says which), `next_cursor` None at the end and when the
+    server's could not be sent back (`odd_cursor` says why; the listing cannot go on).
+    `data` holds each item exactly as received, for output that passes JSON through
+    (json/jsonl) or to be validated one by one.
     """
 
-    data: Annotated[list[Any], Field(strict=True)]
-    total: Annotated[int, Field(strict=True, ge=0)]
-    next_cursor: Annotated[str | None, Field(strict=True), AfterValidator(_end_when_empty)] = None
+    data: list[Any]
+    next_cursor: str | None = None
+    total: int | None = None
+    odd_total: str | None = None
+    odd_cursor: str | None = None
 
 
 __all__ = [
@@ -255,5 +266,6 @@ __all__ = [
     "Project",
     "RawPage",
     "adapter",
+    "as_sent",
     "parse_status",
 ]

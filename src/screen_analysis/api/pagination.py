@@ -2,13 +2,17 @@
 
 `PageIterator` follows `next_cursor` until null and refuses any cursor it has already sent
 (A→B→A as well as a page pointing at itself); it is the cursor walker under everything.
+A page whose `next_cursor` could not be read (`odd_cursor`) is delivered, and the next
+page asked for raises: the listing cannot go on.
 `Walk` is the one path through a listing the command line, the export and the overview
 take (`client.iter_pages`/`iter_raw_pages`): pages from the walker with every row at most
-once (`SeenIds`, the one de-duplication), a stop when several pages in a row bring nothing
-new (which no honest server does forever), `max_items`, and `aclose()` (or `async with`)
-to cancel a prefetched request. The main view's feed drives a `PageIterator` and a
-`SeenIds` of its own (it pages on demand, a page at a time, and notes the page each row
-came on).
+once (`SeenIds`, the one de-duplication), `max_items`, a bound on the pages of one walk
+(`MAX_WALK_PAGES`: cursors that never end are not followed for ever), and `aclose()` (or
+`async with`) to cancel a prefetched request. Pages that bring nothing new with a fresh
+cursor are followed (a server that filters after paging sends empty pages): `EmptyRun`
+bounds how many in a row (`MAX_EMPTY_PAGES`) before the walk stops saying more may exist.
+The main view's feed drives a `PageIterator`, a `SeenIds` and an `EmptyRun` of its own (it
+pages on demand, a page at a time, and notes the page each row came on).
 """
 
 from __future__ import annotations
@@ -19,8 +23,14 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Generic, NamedTuple, Protocol, Self, TypeVar
 
-from screen_analysis.api.errors import PaginationLoopError
+from screen_analysis.api.errors import (
+    EmptyPagesError,
+    InvalidResponseError,
+    PageBoundError,
+    PaginationLoopError,
+)
 from screen_analysis.api.models import AnalysisItem, AnalysisPage, RawPage
+from screen_analysis.numbers import format_count
 from screen_analysis.safe_text import one_line
 
 
@@ -35,6 +45,10 @@ class CursorPage(Protocol):
     def total(self) -> int | None:
         """How many rows the listing holds, as the server counts them."""
 
+    @property
+    def odd_cursor(self) -> str | None:
+        """Why the server's next_cursor could not be taken (the listing cannot go on)."""
+
 
 PageT = TypeVar("PageT", bound=CursorPage)
 
@@ -47,11 +61,47 @@ FetchPage = FetchAnyPage[AnalysisPage]
 DescribeRequest = Callable[[str | None], str]
 """Name the request that fetches the page after the given cursor, for error messages."""
 
-MAX_STALLED_PAGES = 5
+MAX_EMPTY_PAGES = 50
+"""Pages in a row that may bring no new analysis, each with a fresh cursor, before a walk
+stops (`EmptyPagesError`: more may exist). docs/reliability.md states the bound."""
+MAX_WALK_PAGES = 100_000  # pages of one walk: 10,000,000 analyses at the largest page
 
 
 def _short(cursor: str) -> str:
     return repr(one_line(cursor, limit=40))
+
+
+class EmptyRun:
+    """Counts the pages in a row that brought no new analysis while saying more exist, and
+    stops a walk at `bound` of them. Empty pages with fresh cursors are no loop (a server
+    that filters after paging may send many); a cursor seen twice is (`PageIterator`)."""
+
+    def __init__(self, bound: int = MAX_EMPTY_PAGES) -> None:
+        self.bound = bound
+        self.count = 0
+        self._repeats = False  # some of the run's pages held rows already listed
+
+    def page(
+        self, new_rows: int, held_rows: int, next_cursor: str | None, request: str | None
+    ) -> None:
+        """Count a page (`new_rows` not seen before of `held_rows`); raise EmptyPagesError
+        when it ends a run of `bound` such pages and more are said to exist."""
+        if new_rows or next_cursor is None:
+            self.count, self._repeats = 0, False
+            return
+        self.count += 1
+        self._repeats = self._repeats or held_rows > 0
+        if self.count >= self.bound:
+            run = (
+                f"{self.count} pages in a row with no new analyses"
+                if self._repeats
+                else f"{self.count} empty pages in a row"
+            )
+            raise EmptyPagesError(
+                f"stopped after {run}; more may exist",
+                next_cursor=next_cursor,
+                request=request,
+            )
 
 
 class PageIterator(Generic[PageT]):
@@ -77,7 +127,7 @@ class PageIterator(Generic[PageT]):
         self._next: str | None = after
         self._seen: set[str] = {after} if after is not None else set()
         self._done = False
-        self._loop: PaginationLoopError | None = None
+        self._loop: InvalidResponseError | None = None
         self.pages_fetched = 0
         self.last_page: PageT | None = None
         self.last_request: str | None = None
@@ -106,6 +156,11 @@ class PageIterator(Generic[PageT]):
                 f"next_cursor {_short(cursor)} repeats {again} (page {self.pages_fetched})",
                 request=self.last_request,
             )
+        elif page.odd_cursor is not None:
+            self._loop = InvalidResponseError(
+                f"{page.odd_cursor}: no further page can be asked for (page {self.pages_fetched})",
+                request=self.last_request,
+            )
         elif cursor is not None:
             self._done = False
             self._seen.add(cursor)
@@ -125,8 +180,9 @@ class PageIterator(Generic[PageT]):
             ahead.exception()  # mark a failure of the unread request as seen
 
     @property
-    def loop_error(self) -> PaginationLoopError | None:
-        """The loop found on the last page, raised when the next page is asked for."""
+    def loop_error(self) -> InvalidResponseError | None:
+        """Why paging cannot go on after the last page (a cursor loop, a cursor that could
+        not be read), raised when the next page is asked for."""
         return self._loop
 
     @property
@@ -213,10 +269,8 @@ class PageRows(NamedTuple, Generic[PageT]):
 def _models_where(page: AnalysisPage, keep: list[int]) -> AnalysisPage:
     raw = page.raw_items
     parallel = len(raw) == len(page.items)
-    return AnalysisPage(
+    return page._replace(
         items=[page.items[i] for i in keep],
-        next_cursor=page.next_cursor,
-        total=page.total,
         raw_items=[raw[i] for i in keep] if parallel else raw,
     )
 
@@ -232,7 +286,7 @@ def _fresh_raw(page: RawPage, seen: SeenIds, number: int) -> RawPage:
 
 
 def _raw_where(page: RawPage, data: list[Any]) -> RawPage:
-    return RawPage(data=data, next_cursor=page.next_cursor, total=page.total)
+    return page._replace(data=data)
 
 
 MODEL_ROWS: PageRows[AnalysisPage] = PageRows(
@@ -246,9 +300,10 @@ RAW_ROWS: PageRows[RawPage] = PageRows(
 class Walk(Generic[PageT]):
     """The one way through a listing: every page from the cursor walker (`PageIterator`:
     loops refused, the next page asked for early with `prefetch`), each row at most once
-    (`SeenIds`; a page repeats no row of the pages before it), several pages in a row with
-    nothing new taken as a loop, `max_items` rows at most (the last page cut, no page
-    fetched beyond).
+    (`SeenIds`; a page repeats no row of the pages before it), pages with nothing new
+    followed up to `EmptyRun`'s bound, `max_items` rows at most (the last page cut, no page
+    fetched beyond), at most `max_pages` pages (`MAX_WALK_PAGES` unless told: a listing
+    whose cursors never end stops there with `PageBoundError`).
 
     An async iterator of pages of the same kind, holding only the fresh rows (a page may
     hold none; its `total` and `next_cursor` are the server's). Use it as an async context
@@ -266,17 +321,19 @@ class Walk(Generic[PageT]):
         rows: PageRows[PageT],
         *,
         max_items: int | None = None,
-        max_stalled_pages: int = MAX_STALLED_PAGES,
+        max_empty_pages: int = MAX_EMPTY_PAGES,
         dedup_window: int | None = None,
+        max_pages: int | None = None,
     ) -> None:
         """`dedup_window`: how many recent pages' ids are remembered (None: all of them);
-        a bounded window keeps memory flat for walks that keep nothing per row."""
+        a bounded window keeps memory flat for walks that keep nothing per row.
+        `max_pages`: the bound on pages (None: `MAX_WALK_PAGES`)."""
+        self._max_pages = MAX_WALK_PAGES if max_pages is None else max_pages
         self._pages = pages
         self._rows = rows
         self._max_items = max_items
-        self._max_stalled = max_stalled_pages
+        self._empty = EmptyRun(max_empty_pages)
         self._seen = SeenIds(dedup_window)
-        self._stalled = 0
         self.rows_yielded = 0
         self.total: int | None = None
         self.next_cursor: str | None = None
@@ -293,21 +350,29 @@ class Walk(Generic[PageT]):
     async def __anext__(self) -> PageT:
         if self._max_items is not None and self.rows_yielded >= self._max_items:
             raise StopAsyncIteration
+        self._check_bound()
         page = await anext(self._pages)
         self.total, self.next_cursor = page.total, page.next_cursor
         fresh = self._rows.fresh(page, self._seen, self._pages.pages_fetched)
         count = self._rows.count(fresh)
-        self._stalled = 0 if count else self._stalled + 1
-        if self._stalled >= self._max_stalled and page.next_cursor is not None:
-            raise PaginationLoopError(
-                f"{self._stalled} pages in a row brought no new analyses",
-                request=self._pages.last_request,
-            )
+        held = self._rows.count(page)
+        self._empty.page(count, held, page.next_cursor, self._pages.last_request)
         if self._max_items is not None and count > self._max_items - self.rows_yielded:
             count = self._max_items - self.rows_yielded
             fresh = self._rows.head(fresh, count)
         self.rows_yielded += count
         return fresh
+
+    def _check_bound(self) -> None:
+        """Stop at `max_pages` pages when the server still says more exist."""
+        fetched = self._pages.pages_fetched
+        if fetched >= self._max_pages and self._pages.next_cursor is not None:
+            raise PageBoundError(
+                f"it did not end within {format_count(fetched)} pages"
+                f" ({format_count(self.rows_yielded)} analyses); "
+                f"the server still sent a next cursor",
+                request=self._pages.last_request,
+            )
 
     async def aclose(self) -> None:
         """Cancel a prefetched request nobody will read; the walk ends."""

@@ -1,14 +1,18 @@
-"""Turn response bodies into models, refusing anything that is not what the API documents.
+"""Turn response bodies into models: refuse only what cannot be read, take the rest as far
+as it goes, and say what was odd (the policy: docs/reliability.md, "What a server may send").
 
-A page must be an object with a `data` list, a whole `total` and a string or null
-`next_cursor` (`RawPage`); each item of `data` is validated on its own, so one bad item
-becomes an `InvalidAnalysis` where it stood instead of blanking the page. Validation errors
-are put in words by `describe_errors`: the field, what it should be, and the kind of value
-found, never the value itself (it may be long, or hostile).
+A page is refused only when it is not a JSON object with a `data` list. Its `total` is taken
+when it is a whole number not below zero, else shown as unknown with the reason
+(`RawPage.odd_total`); a `next_cursor` that is neither a string nor null ends the listing,
+said so (`odd_cursor`). Each item of `data` is validated on its own, so one bad item becomes
+an `InvalidAnalysis` where it stood instead of blanking the page. Validation errors are put
+in words by `describe_errors`: the field, what it should be, and the kind of value found,
+never the value itself (it may be long, or hostile).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any, NoReturn
 
@@ -16,6 +20,7 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from screen_analysis.api.errors import InvalidResponseError
+from screen_analysis.api.fields import Count
 from screen_analysis.api.messages import extract_message
 from screen_analysis.api.models import (
     Analysis,
@@ -65,18 +70,49 @@ def parse_page(body: bytes, *, request: str, content_type: str | None = None) ->
         next_cursor=page.next_cursor,
         total=page.total,
         raw_items=page.data,
+        odd_total=page.odd_total,
+        odd_cursor=page.odd_cursor,
     )
 
 
 def parse_raw_page(body: bytes, *, request: str, content_type: str | None = None) -> RawPage:
     """A page whose fields are checked and whose items are left as received."""
     value = parse_json_object(body, request=request, content_type=content_type)
+    data = value.get("data")
+    if not isinstance(data, list):
+        found = (
+            "field required" if "data" not in value else f"should be a list, not {kind_of(data)}"
+        )
+        raise InvalidResponseError(f"not a valid page: data: {found}", request=request)
+    total, odd_total = read_total(value)
+    cursor, odd_cursor = read_cursor(value.get("next_cursor"))
+    return RawPage(data, cursor, total, odd_total, odd_cursor)
+
+
+def read_total(page: dict[str, Any]) -> tuple[int | None, str | None]:
+    """A page's `total` as a count, or None with the reason it cannot be one ("the
+    server's total is negative (-5)"). Written as 7.0 or "7" it is 7, as counts are."""
+    if "total" not in page:
+        return None, "the server sent no total"
+    value = page["total"]
     try:
-        return adapter(RawPage).validate_python(value)
-    except ValidationError as exc:
-        raise InvalidResponseError(
-            f"not a valid page: {describe_errors(exc)}", request=request
-        ) from None
+        total = adapter(Count).validate_python(value)
+    except ValidationError:
+        if isinstance(value, float):
+            return None, f"the server's total ({value!r}) is not a whole number"
+        return None, f"the server's total is {kind_of(value)}, not a whole number"
+    if total < 0:
+        return None, f"the server's total is negative ({one_line(str(total), limit=24)})"
+    return total, None
+
+
+def read_cursor(value: Any) -> tuple[str | None, str | None]:
+    """A page's `next_cursor`: a string to send back, or None at the end (null, or empty:
+    an empty cursor cannot be sent as `after`); a value of another kind is None with the
+    reason ("the server's next_cursor is a number, not a string")."""
+    if value is None or isinstance(value, str):
+        return value or None, None
+    return None, f"the server's next_cursor is {kind_of(value)}, not a string"
 
 
 def parse_item(item: Any) -> AnalysisItem:
@@ -95,14 +131,27 @@ def parse_item(item: Any) -> AnalysisItem:
 
 
 def parse_project(body: bytes, *, request: str, content_type: str | None = None) -> Project:
-    """A project from a response body."""
+    """A project from a response body. A field of the wrong kind is left out (shown as
+    unknown) and the project flagged with the reason (`Project.flagged`), as a row of a page
+    is; refused only without a usable `id` and `name`, which it is shown by."""
     value = parse_json_object(body, request=request, content_type=content_type)
     try:
         return adapter(Project).validate_python(value)
     except ValidationError as exc:
+        reason = describe_errors(exc)
+        wrong = {str(error["loc"][0]) for error in exc.errors() if error["loc"]}
+        if wrong & {"id", "name"} or not wrong:
+            raise InvalidResponseError(f"not a valid project: {reason}", request=request) from None
+    kept = {name: field for name, field in value.items() if name not in wrong}
+    try:
+        project = adapter(Project).validate_python(kept)
+    except ValidationError as exc:  # not expected: the fields left were each valid
         raise InvalidResponseError(
             f"not a valid project: {describe_errors(exc)}", request=request
         ) from None
+    left_out = {name: field for name, field in value.items() if name in wrong}
+    # As sent in `extra`, so json output still carries them.
+    return dataclasses.replace(project, flagged=reason, extra={**project.model_extra, **left_out})
 
 
 def describe_errors(exc: ValidationError, *, most: int = 3) -> str:

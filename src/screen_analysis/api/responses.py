@@ -13,6 +13,7 @@ from screen_analysis.api.errors import (
 )
 from screen_analysis.api.retry import parse_retry_after
 from screen_analysis.api.timeouts import Timeouts
+from screen_analysis.numbers import format_count
 from screen_analysis.safe_text import one_line
 
 _TIMEOUT_PHASES = {
@@ -28,7 +29,8 @@ async def read_capped(response: httpx.Response, limit: int, request: str) -> byt
     declared = response.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise InvalidResponseError(
-            f"response of {int(declared):,} bytes exceeds the {limit:,}-byte limit; not read",
+            f"response of {format_count(int(declared))} bytes exceeds the"
+            f" {format_count(limit)}-byte limit; not read",
             request=request,
             status_code=response.status_code,
         )
@@ -38,7 +40,7 @@ async def read_capped(response: httpx.Response, limit: int, request: str) -> byt
         size += len(chunk)
         if size > limit:
             raise InvalidResponseError(
-                f"response exceeds the {limit:,}-byte limit; reading stopped",
+                f"response exceeds the {format_count(limit)}-byte limit; reading stopped",
                 request=request,
                 status_code=response.status_code,
             )

@@ -4,6 +4,8 @@ Retried: connection errors, timeouts, 408, 409, 429 and 5xx (a server may overri
 `x-should-retry: true|false`). The wait is the server's `retry-after-ms` or `Retry-After`
 (seconds or an HTTP date) when it is positive and at most `max_retry_after`; otherwise a
 capped exponential backoff (0.5 s doubling up to 8 s) with up to 25 % jitter taken off.
+`backoff` is the one doubling with a cap: the gate's polls and the app's refreshes back off
+through it too.
 """
 
 from __future__ import annotations
@@ -68,6 +70,17 @@ def _finite(text: str) -> float | None:
     return number if math.isfinite(number) else None
 
 
+def backoff(first: float, step: int, cap: float) -> float:
+    """The one exponential backoff: `first` doubled `step` times (0 or less: `first`
+    itself), at most `cap`; any number of steps (past a float's range it is the cap). The
+    client's retries, the gate's polls and the app's refreshes all wait this long."""
+    try:
+        grown = math.ldexp(first, max(step, 0))
+    except OverflowError:
+        return cap
+    return min(grown, cap)
+
+
 class RetryPolicy(NamedTuple):
     """Delays between attempts; `sleep`, `random` and `now` are injectable for tests."""
 
@@ -81,8 +94,7 @@ class RetryPolicy(NamedTuple):
 
     def backoff(self, retry_number: int) -> float:
         """Exponential backoff before retry `retry_number` (0 for the first), with jitter."""
-        exponent = min(max(retry_number, 0), 64)
-        delay = min(self.initial_delay * 2.0**exponent, self.max_delay)
+        delay = backoff(self.initial_delay, retry_number, self.max_delay)
         return max(delay * (1 - self.jitter * self.random()), 0.0)
 
     def delay(self, retry_number: int, headers: Mapping[str, str] | None = None) -> float:

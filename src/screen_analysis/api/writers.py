@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, Protocol, TextIO
 
-from screen_analysis.api.models import CRITERIA, Analysis, AnalysisItem
+from screen_analysis.api.models import CRITERIA, AnalysisItem, as_sent
 from screen_analysis.safe_text import clean
 
 # Characters json.dumps(ensure_ascii=False) leaves raw that a terminal would act on (C1
@@ -50,6 +50,10 @@ class RawWriter(Protocol):
     def close(self) -> None:
         """Finish the output (closing brackets, flushing)."""
 
+    def abandon(self) -> None:
+        """Finish what was written after a failure, so it stays valid (a JSON array that
+        was opened is closed; nothing is written when nothing was)."""
+
 
 class JsonLinesWriter:
     """One JSON object a line, as received, flushed per page."""
@@ -65,6 +69,9 @@ class JsonLinesWriter:
 
     def close(self) -> None:
         """Nothing to close."""
+
+    def abandon(self) -> None:
+        """Nothing to finish: each line stands alone."""
 
 
 class JsonArrayWriter:
@@ -85,6 +92,11 @@ class JsonArrayWriter:
         """Close the array."""
         self.out.write("[]\n" if self.count == 0 else "\n]\n")
         self.out.flush()
+
+    def abandon(self) -> None:
+        """Close the array of what was written, if any was (the failure goes to stderr)."""
+        if self.count:
+            self.close()
 
 
 CSV_COLUMNS = (
@@ -136,6 +148,9 @@ class CsvWriter:
     def close(self) -> None:
         """Nothing to close."""
 
+    def abandon(self) -> None:
+        """Nothing to finish: each row stands alone."""
+
 
 def make_raw_writer(fmt: str, out: TextIO) -> RawWriter:
     """The writer for a --format value that passes items through (json, jsonl, csv)."""
@@ -149,8 +164,5 @@ def make_raw_writer(fmt: str, out: TextIO) -> RawWriter:
 
 
 def raw_of(items: Sequence[AnalysisItem]) -> list[Any]:
-    """The rows as the server sent them, for items kept without their page: an invalid
-    item's `raw`, an analysis's documented and unknown fields (JSON-ready)."""
-    return [
-        item.model_dump(mode="json") if isinstance(item, Analysis) else item.raw for item in items
-    ]
+    """The rows as the server sent them, for items kept without their page (`as_sent`)."""
+    return [as_sent(item) for item in items]

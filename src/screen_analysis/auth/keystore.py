@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from screen_analysis.auth.base_url import normalise_base_url
 from screen_analysis.auth.errors import KeyringStoresNothingError, KeyringUnavailableError
+from screen_analysis.safe_text import shorten
 from screen_analysis.secret import SecretStr, redact
 
 SERVICE = "screen-analysis"
@@ -220,8 +221,7 @@ def _no_backend_cause(environ: Mapping[str, str]) -> str:
 
 
 def _one_line(text: str, limit: int = 200) -> str:
-    folded = " ".join(text.split())
-    return folded if len(folded) <= limit else folded[: limit - 1] + "…"
+    return shorten(" ".join(text.split()), limit)
 
 
 def _mentions_dbus(detail: str) -> bool:

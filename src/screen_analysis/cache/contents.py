@@ -5,21 +5,29 @@ Both open the file the way the app does (`schema.open_database`): a damaged or f
 database is set aside with one warning and counts as empty, never an error; damage found
 only while reading (a table missing, a page malformed) is set aside the same way. A
 missing file is an empty cache and is not made. `CacheUnusable` (locked by another
-program, a folder that cannot be written) is the one failure left to the caller.
+program, a folder that cannot be written, a link or a pipe in the cache's place) is the one
+failure left to the caller.
+
+The counts are the file's: every row belongs to a scope (`schema`), so what is listed is
+everything there is, and a clear of everything deletes every row of every table (then gives
+the space back: free pages returned, the log emptied).
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
+import os
 import sqlite3
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
-from screen_analysis.cache.schema import FILE_SUFFIXES, CacheUnusable, open_database, set_aside
-from screen_analysis.cache.store import CacheScope
+from screen_analysis.cache.bounds import give_back
+from screen_analysis.cache.place import CacheUnusable, cache_files, check_place, set_aside
+from screen_analysis.cache.reads import CacheScope
+from screen_analysis.cache.rows import json_object, raw_column, when_of
+from screen_analysis.cache.schema import TABLES, open_database, unusable
 
 T = TypeVar("T")
 
@@ -50,9 +58,9 @@ def file_bytes(path: Path) -> int:
     """The bytes the cache takes on disk: the database and its WAL files (not a copy that
     was set aside)."""
     total = 0
-    for suffix in FILE_SUFFIXES:
+    for file in cache_files(path):
         with contextlib.suppress(OSError):
-            total += path.with_name(path.name + suffix).stat().st_size
+            total += file.lstat().st_size  # a link in the cache's place is not followed
     return total
 
 
@@ -71,15 +79,15 @@ def forget(path: Path, scope: CacheScope | None) -> tuple[Forgotten, str | None]
 def _using(path: Path, use: Callable[[sqlite3.Connection], T], empty: T) -> tuple[T, str | None]:
     """`use` on the database at `path`, opened as the app opens it; `empty` when there is
     no file, or when it was damaged (then set aside, with the warning)."""
-    if not path.exists():
+    if not any(os.path.lexists(file) for file in cache_files(path)):
         return empty, None
     db, warning = open_database(path)
     try:
         return use(db), warning
     except sqlite3.Error as exc:
         db.close()
-        if "locked" in str(exc):  # another copy of the app writing: not damage
-            raise CacheUnusable(f"the cache {path} is locked by another program") from exc
+        if (failure := unusable(path, exc)) is not None:  # a lock, a disk: not damage
+            raise failure from exc
         return empty, set_aside(path, f"it is damaged ({exc})")
     finally:
         with contextlib.suppress(sqlite3.Error):
@@ -97,20 +105,19 @@ def _scopes(db: sqlite3.Connection) -> list[ScopeContents]:
         " FROM scopes s ORDER BY s.base_url, s.profile"
     ).fetchall()
     return [
-        ScopeContents(
-            base, profile, views, analyses, None if at is None else datetime.fromtimestamp(at, UTC)
-        )
+        ScopeContents(str(base), str(profile), views, analyses, when_of(at))
         for base, profile, views, analyses, at, more in rows
-        if views or analyses or more  # a scope opened (e.g. by `--offline`) but never filled
+        if views or analyses or more  # a scope made (by a write that kept nothing) but empty
     ]
 
 
 def _forget(db: sqlite3.Connection, scope: CacheScope | None) -> Forgotten:
+    db.execute("PRAGMA secure_delete=ON")  # what is forgotten is overwritten, not left in pages
     db.execute("BEGIN IMMEDIATE")
     try:
         if scope is None:
             found = _counts(db, "")
-            for table in ("view_rows", "views", "analyses", "projects", "totals", "keys", "scopes"):
+            for table in reversed(TABLES):  # every row, whoever it belongs to
                 db.execute(f"DELETE FROM {table}")  # our own table names
         else:
             found = _forget_scope(db, scope)
@@ -119,8 +126,7 @@ def _forget(db: sqlite3.Connection, scope: CacheScope | None) -> Forgotten:
             db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
-    with contextlib.suppress(sqlite3.OperationalError):
-        db.execute("VACUUM")  # the space back; a copy of the app reading: next time
+    give_back(db)  # the space back; a copy of the app reading: at its next write
     return found
 
 
@@ -132,10 +138,7 @@ def _forget_scope(db: sqlite3.Connection, scope: CacheScope) -> Forgotten:
         return Forgotten(0, 0)
     (sid,) = row
     found = _counts(db, " WHERE scope = ?", sid)
-    db.execute("DELETE FROM view_rows WHERE view IN (SELECT id FROM views WHERE scope = ?)", (sid,))
-    for table in ("views", "analyses", "projects", "totals", "keys"):
-        db.execute(f"DELETE FROM {table} WHERE scope = ?", (sid,))  # our own table names
-    db.execute("DELETE FROM scopes WHERE id = ?", (sid,))
+    db.execute("DELETE FROM scopes WHERE id = ?", (sid,))  # its rows by the foreign keys
     return found
 
 
@@ -150,6 +153,10 @@ def kept_projects(path: Path, scope: CacheScope) -> list[tuple[str, str | None]]
     kept — as (id, name or None), the most recently viewed first: what a shell offers for
     a project id. Read only, with nothing sent anywhere: a missing, damaged, foreign or
     locked file is no projects, and nothing is made, moved or set aside."""
+    try:
+        check_place(path)  # a link or a special file in the cache's place is never opened
+    except CacheUnusable:
+        return []
     if not path.is_file():
         return []
     try:
@@ -177,11 +184,10 @@ def _projects_of(db: sqlite3.Connection, scope: CacheScope) -> list[tuple[str, s
         (sid,),
     ).fetchall()
     names: dict[str, str | None] = {}
-    for project, raw in db.execute("SELECT id, raw FROM projects WHERE scope = ?", (sid,)):
-        try:
-            name = json.loads(raw).get("name")
-        except (ValueError, AttributeError):
-            name = None  # a row this version cannot read: its id is still known
+    rows = db.execute(f"SELECT id, {raw_column('raw')} FROM projects WHERE scope = ?", (sid,))
+    for project, raw in rows:
+        data = json_object(raw)  # a row this version cannot read: its id is still known
+        name = data.get("name") if data is not None else None
         names[str(project)] = name if isinstance(name, str) else None
     recency = {str(project): float(at) for project, at in viewed}
     known = set(names) | set(recency)

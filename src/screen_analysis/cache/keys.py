@@ -8,7 +8,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
-from screen_analysis.cache.store import CacheScope, LocalCache
+from screen_analysis.cache.reads import CacheScope
+from screen_analysis.cache.store import LocalCache
 from screen_analysis.secret import SecretStr
 
 

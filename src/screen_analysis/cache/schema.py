@@ -1,72 +1,80 @@
-"""The cache database on disk: where it lives, its schema, and opening it safely.
+"""The cache database: its schema, and opening it safely (its place on disk: `place`).
 
-One SQLite file per user in the platform cache dir, in WAL mode (several copies of the app
-may read and write it at once), mode 0600. The schema is versioned with `user_version`; a
-file that is damaged (truncated, not a database) or written by another version is moved
-aside (`cache.sqlite3.bad`) and a fresh one started, with one warning line for the caller.
+WAL mode (several copies of the app read and write it at once). Every row belongs to a
+scope (a server and a profile) through a foreign key that deletes it with its scope, and a
+scope's id is never given again (AUTOINCREMENT): a clear while another copy writes, or a
+row left by an older version, can never show under another server. The schema is made in
+one `BEGIN IMMEDIATE` transaction that looks again at what is there, so two copies starting
+at once on a fresh file make it once. It is versioned with `user_version`; a file that is
+damaged (truncated, not a database, tables missing) or written by another version is set
+aside and a fresh one started, with one warning line for the caller. A failure of the place
+rather than the file (a folder that refuses new files, a full or read-only disk, a lock
+held too long) is `CacheUnusable`, and nothing is moved.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 import sqlite3
+import time
 from pathlib import Path
 
-import platformdirs
+from screen_analysis.cache.place import CacheUnusable, check_place, create_private, set_aside
 
-SCHEMA_VERSION = 1
-FILE_NAME = "cache.sqlite3"
-FILE_SUFFIXES = ("", "-wal", "-shm")  # the database and its WAL files: one cache on disk
+SCHEMA_VERSION = 2  # 1: scopes' ids could be given again, rows outlive their scope
 BUSY_TIMEOUT_MS = 2000  # another copy of the app writing: wait this long, then give up
+WAL_LIMIT_BYTES = 1024 * 1024  # the log after a write (it is emptied after each one)
+SHM_BYTES = 32 * 1024  # the WAL index SQLite keeps beside it
+SQLITE_BUSY = 5
 
 SCHEMA = """
-CREATE TABLE scopes (
-    id INTEGER PRIMARY KEY,
+CREATE TABLE IF NOT EXISTS scopes (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     base_url TEXT NOT NULL,
     profile TEXT NOT NULL,
     UNIQUE (base_url, profile)
 );
-CREATE TABLE analyses (
-    scope INTEGER NOT NULL,
+CREATE TABLE IF NOT EXISTS analyses (
+    scope INTEGER NOT NULL REFERENCES scopes (id) ON DELETE CASCADE,
     id TEXT NOT NULL,
     raw TEXT NOT NULL,
     fetched_at REAL NOT NULL,
     PRIMARY KEY (scope, id)
 ) WITHOUT ROWID;
-CREATE TABLE views (
-    id INTEGER PRIMARY KEY,
-    scope INTEGER NOT NULL,
+CREATE TABLE IF NOT EXISTS views (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    scope INTEGER NOT NULL REFERENCES scopes (id) ON DELETE CASCADE,
     project TEXT NOT NULL,
     status TEXT NOT NULL,
     total INTEGER,
     done INTEGER NOT NULL,
+    cut INTEGER NOT NULL DEFAULT 0,
     fetched_at REAL NOT NULL,
     viewed_at REAL NOT NULL,
     UNIQUE (scope, project, status)
 );
-CREATE TABLE view_rows (
-    view INTEGER NOT NULL,
+CREATE TABLE IF NOT EXISTS view_rows (
+    view INTEGER NOT NULL REFERENCES views (id) ON DELETE CASCADE,
     position INTEGER NOT NULL,
     analysis TEXT NOT NULL,
     PRIMARY KEY (view, position)
 ) WITHOUT ROWID;
-CREATE INDEX view_rows_analysis ON view_rows (analysis);
-CREATE TABLE projects (
-    scope INTEGER NOT NULL,
+CREATE INDEX IF NOT EXISTS view_rows_analysis ON view_rows (analysis);
+CREATE TABLE IF NOT EXISTS projects (
+    scope INTEGER NOT NULL REFERENCES scopes (id) ON DELETE CASCADE,
     id TEXT NOT NULL,
     raw TEXT NOT NULL,
     fetched_at REAL NOT NULL,
     PRIMARY KEY (scope, id)
 ) WITHOUT ROWID;
-CREATE TABLE keys (
-    scope INTEGER NOT NULL,
+CREATE TABLE IF NOT EXISTS keys (
+    scope INTEGER NOT NULL REFERENCES scopes (id) ON DELETE CASCADE,
     digest TEXT NOT NULL,
     accepted_at REAL NOT NULL,
     PRIMARY KEY (scope, digest)
 ) WITHOUT ROWID;
-CREATE TABLE totals (
-    scope INTEGER NOT NULL,
+CREATE TABLE IF NOT EXISTS totals (
+    scope INTEGER NOT NULL REFERENCES scopes (id) ON DELETE CASCADE,
     project TEXT NOT NULL,
     status TEXT NOT NULL,
     total INTEGER NOT NULL,
@@ -75,82 +83,87 @@ CREATE TABLE totals (
 ) WITHOUT ROWID;
 """
 
+TABLES = ("scopes", "analyses", "views", "view_rows", "projects", "keys", "totals")
+SCOPED = ("analyses", "views", "projects", "keys", "totals")  # rows owned by a scope
 
-KEYS_TABLE = (
-    "CREATE TABLE IF NOT EXISTS keys (scope INTEGER NOT NULL, digest TEXT NOT NULL,"
-    " accepted_at REAL NOT NULL, PRIMARY KEY (scope, digest)) WITHOUT ROWID"
-)
+# SQLite's primary result codes that say the place failed, not the file: nothing to set aside.
+_PLACE_FAILURES = {
+    3: "permission denied",  # SQLITE_PERM
+    5: "locked by another program",  # SQLITE_BUSY
+    6: "locked by another program",  # SQLITE_LOCKED
+    7: "out of memory",  # SQLITE_NOMEM
+    8: "it cannot be written",  # SQLITE_READONLY
+    10: "a disk I/O error",  # SQLITE_IOERR
+    13: "the disk is full",  # SQLITE_FULL
+    14: "it cannot be opened, or its folder refuses its WAL files",  # SQLITE_CANTOPEN
+    15: "locked by another program",  # SQLITE_PROTOCOL
+}
 
 
-def default_cache_path() -> Path:
-    """`cache.sqlite3` in the user cache dir (e.g. ~/.cache/screen-analysis)."""
-    root = platformdirs.user_cache_dir("screen-analysis", appauthor=False)
-    return Path(root) / FILE_NAME
+def place_failure(exc: sqlite3.Error) -> str | None:
+    """Why `exc` means the cache's place failed (a lock, a read-only folder, a full disk),
+    in words; None when it means the file itself is damaged or foreign."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is None:
+        return "locked by another program" if "locked" in str(exc) else None
+    return _PLACE_FAILURES.get(code & 0xFF)
 
 
-class CacheUnusable(Exception):
-    """The cache cannot be used in this run (locked by another program, a disk that refuses
-    it); the message is one line for the user."""
+def unusable(path: Path, exc: sqlite3.Error) -> CacheUnusable | None:
+    """The CacheUnusable for an error of the place (None: the file is at fault)."""
+    why = place_failure(exc)
+    return None if why is None else CacheUnusable(f"the cache {path} cannot be used: {why}")
 
 
 def connect(path: Path) -> sqlite3.Connection:
-    """A connection to the cache at `path` in WAL mode with a busy timeout."""
+    """A connection to the cache at `path` in WAL mode with a busy timeout, foreign keys
+    enforced, the log kept small, and free pages given back on request (a new file)."""
     connection = sqlite3.connect(
         path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
     )
-    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA auto_vacuum=INCREMENTAL")  # only takes on an empty file
+    _to_wal(connection)
     connection.execute("PRAGMA synchronous=NORMAL")
-    connection.execute("PRAGMA foreign_keys=OFF")
+    connection.execute("PRAGMA foreign_keys=ON")
+    connection.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
     return connection
 
 
-def _create_private(path: Path) -> None:
-    """Make the file (and its folder) readable by the user only, before SQLite opens it."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    descriptor = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
-    os.close(descriptor)
-    os.chmod(path, 0o600)
-
-
-def set_aside(path: Path, why: str) -> str:
-    """Move a damaged or foreign database (and its WAL files) out of the way, so the next
-    open starts a fresh one; the one warning line that says so (`why`: "it is damaged …").
-    The connections to it must be closed first."""
-    aside = path.with_name(path.name + ".bad")
-    for suffix in FILE_SUFFIXES:
-        source = path.with_name(path.name + suffix)
-        with contextlib.suppress(FileNotFoundError):
-            source.replace(aside.with_name(aside.name + suffix))
-    return f"The local cache {path} was set aside ({aside.name}): {why}. It starts empty."
+def _to_wal(connection: sqlite3.Connection) -> None:
+    """WAL mode. Another copy making the same fresh file holds a lock that SQLite does not
+    wait for here (it answers "busy" at once), so the switch is tried again for as long as
+    any other wait on the file."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode=WAL").fetchall()
+            return
+        except sqlite3.OperationalError as exc:
+            if getattr(exc, "sqlite_errorcode", 0) & 0xFF != SQLITE_BUSY:
+                raise
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def open_database(path: Path) -> tuple[sqlite3.Connection, str | None]:
     """The database at `path`, ready to use, and the warning to show once (None: none).
 
-    CacheUnusable when it cannot be used at all (a folder that cannot be written, a file
-    locked by another program for longer than the busy timeout)."""
+    CacheUnusable when it cannot be used at all (see the module and `place`)."""
     warning: str | None = None
     for attempt in (1, 2):
+        check_place(path)
         connection: sqlite3.Connection | None = None
         try:
-            _create_private(path)
+            create_private(path)
             connection = connect(path)
-            version = connection.execute("PRAGMA user_version").fetchone()[0]
-            if version == 0 and _is_empty(connection):
-                connection.executescript(SCHEMA)
-                connection.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            why = _prepare(connection)
+            if why is None:
                 return connection, warning
-            if version == SCHEMA_VERSION:
-                connection.execute("SELECT count(*) FROM scopes").fetchone()
-                connection.execute(KEYS_TABLE)  # a file from before the keys were kept
-                return connection, warning
-            why = f"it was written by another version (schema {version})"
-        except sqlite3.OperationalError as exc:
-            if "locked" in str(exc):
-                _close(connection)
-                raise CacheUnusable(f"the cache {path} is locked by another program") from exc
-            why = f"it could not be read ({exc})"
         except sqlite3.DatabaseError as exc:
+            _close(connection)
+            if (failure := unusable(path, exc)) is not None:
+                raise failure from exc
             why = f"it is damaged ({exc})"
         except OSError as exc:
             _close(connection)
@@ -162,12 +175,46 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, str | None]:
     raise CacheUnusable(f"the cache {path} cannot be used")
 
 
+def _prepare(db: sqlite3.Connection) -> str | None:
+    """Make the schema in a fresh file, or check ours; why the file must be set aside
+    (None: ready). Serialised with any other copy by the write lock."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        empty = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
+        if version == 0 and empty:
+            _create(db)
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        elif version != SCHEMA_VERSION:
+            db.execute("ROLLBACK")
+            return f"it was written by another version (schema {version})"
+        else:
+            for table in TABLES:  # a table missing or of another shape: damage
+                db.execute(f"SELECT * FROM {table} LIMIT 0").fetchall()  # our own names
+            _forget_orphans(db)
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+    return None
+
+
+def _create(db: sqlite3.Connection) -> None:
+    for statement in SCHEMA.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def _forget_orphans(db: sqlite3.Connection) -> None:
+    """Rows whose scope or view is gone (a file another program changed with its foreign
+    keys off): never shown, so never kept."""
+    for table in SCOPED:
+        db.execute(f"DELETE FROM {table} WHERE scope NOT IN (SELECT id FROM scopes)")
+    db.execute("DELETE FROM view_rows WHERE view NOT IN (SELECT id FROM views)")
+
+
 def _close(connection: sqlite3.Connection | None) -> None:
     if connection is not None:
         with contextlib.suppress(sqlite3.Error):
             connection.close()
-
-
-def _is_empty(connection: sqlite3.Connection) -> bool:
-    found = connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-    return bool(found == 0)

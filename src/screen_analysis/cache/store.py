@@ -2,9 +2,16 @@
 
 Reads are quick (indexed) and meant for a thread (`asyncio.to_thread`); writes never block
 the caller: they are queued to one writer thread that applies them in batches, one
-transaction a batch, then keeps the cache within its bounds. `close()` lets the writer
-finish and joins it, so nothing writes while the interpreter exits. Never the API key: only
-analyses, projects and totals as the API sent them, each with when it was fetched.
+transaction a batch, then keeps the cache within its bounds (`bounds`). `close()` lets the
+writer finish and joins it, so nothing writes while the interpreter exits. Never the API
+key: only analyses, projects and totals as the API sent them, each with when it was
+fetched.
+
+The scope's row is looked up by its server and profile at each read and inside each
+batch's transaction, never remembered: a `cache clear` from another process while this
+one runs leaves this one writing under a scope of its own again, never under an id another
+server may be given. A row that cannot be read is left out and counted (`skipped`, and per
+view `CachedView.skipped`; `rows`).
 
 A cache that cannot be used (locked by another program, a disk that refuses it, damage
 found while running) says so once in `warning` and from then on reads nothing and writes
@@ -13,20 +20,21 @@ nothing: the app runs as without a cache.
 
 from __future__ import annotations
 
-import json
 import queue
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from screen_analysis.api.models import AnalysisItem, Project
-from screen_analysis.api.parsing import parse_item
-from screen_analysis.cache import writes
-from screen_analysis.cache.schema import CacheUnusable, default_cache_path, open_database
+from screen_analysis.cache import bounds, reads, writes
+from screen_analysis.cache.place import CacheUnusable, default_cache_path
+from screen_analysis.cache.reads import CachedView, CacheScope
+from screen_analysis.cache.rows import Skips
+from screen_analysis.cache.schema import open_database
 from screen_analysis.cache.writes import ALL
 
 DEFAULT_MAX_ANALYSES = 50_000
@@ -34,30 +42,8 @@ DEFAULT_MAX_MB = 200.0
 Write = Callable[[sqlite3.Connection, int, float], None]
 
 
-class CacheScope(NamedTuple):
-    """Whose data: one server (its base URL, or "demo" for the embedded one) and one profile
-    ("" for the top level of the config)."""
-
-    base_url: str
-    profile: str = ""
-
-
-class CachedView(NamedTuple):
-    """A view as it was last seen: its rows in the server's order, its total, whether its
-    last page was loaded, and when it was fetched (UTC)."""
-
-    items: list[AnalysisItem]
-    total: int | None
-    done: bool
-    fetched_at: datetime
-
-
 def _key(value: object) -> str:
     return ALL if value is None else str(value)
-
-
-def _when(seconds: float) -> datetime:
-    return datetime.fromtimestamp(seconds, UTC)
 
 
 class LocalCache:
@@ -84,10 +70,10 @@ class LocalCache:
         self._writer: threading.Thread | None = None
         self._db: sqlite3.Connection | None = None
         self._on = False
+        self._skips = Skips()
         try:
             self._db, self.warning = open_database(self.path)
-            self._scope = writes.scope_id(self._db, scope.base_url, scope.profile)
-        except (CacheUnusable, sqlite3.Error) as exc:
+        except (CacheUnusable, sqlite3.Error, OSError) as exc:
             self._db = None
             self.warning = f"The local cache is off for this run: {exc}"
             return
@@ -100,13 +86,25 @@ class LocalCache:
         """Whether the cache reads and writes (False: it is off for this run)."""
         return self._db is not None and self._on
 
+    @property
+    def skipped(self) -> int:
+        """How many rows the reads so far left out (they could not be read)."""
+        return self._skips.count
+
     # Reads (quick; call them from a thread)
 
     def view(self, project_id: str | None, status: object) -> CachedView | None:
         """The rows of a view as last seen, or None when it was never kept."""
-        found: CachedView | None = self._read(
-            lambda db: self._view(db, _key(project_id), _key(status))
-        )
+
+        def read(db: sqlite3.Connection) -> CachedView | None:
+            found = reads.read_view(db, self.scope, _key(project_id), _key(status), self._skips)
+            if found is None:
+                return None
+            view, row = found
+            self._queue.put(lambda db, _scope, now: _touch(db, row, now))
+            return view
+
+        found: CachedView | None = self._read(read)
         return found
 
     def matching(self, project_id: str | None, status: object) -> CachedView | None:
@@ -117,14 +115,13 @@ class LocalCache:
             return whole
         wanted = str(status)
         items = [i for i in whole.items if str(getattr(i, "status", "")) == wanted]
-        return CachedView(items, None, whole.done, whole.fetched_at)
+        return CachedView(items, None, whole.done, whole.fetched_at, whole.skipped)
 
     def analyses(self, project_id: str | None) -> list[AnalysisItem]:
         """Every analysis kept for a project (None: all projects), newest first."""
 
         def read(db: sqlite3.Connection) -> list[AnalysisItem]:
-            rows = db.execute("SELECT raw FROM analyses WHERE scope = ?", (self._scope,))
-            items = [parse_item(json.loads(raw)) for (raw,) in rows]
+            items = reads.read_analyses(db, self.scope, self._skips)
             if project_id is not None:
                 items = [i for i in items if getattr(i, "project_id", None) == project_id]
             return sorted(items, key=_newest_first)
@@ -133,50 +130,12 @@ class LocalCache:
 
     def projects(self) -> list[tuple[Project, datetime]]:
         """The projects kept, each with when it was fetched."""
-
-        def read(db: sqlite3.Connection) -> list[tuple[Project, datetime]]:
-            rows = db.execute(
-                "SELECT raw, fetched_at FROM projects WHERE scope = ? ORDER BY id", (self._scope,)
-            )
-            found = []
-            for raw, fetched in rows:
-                try:
-                    found.append((Project.model_validate(json.loads(raw)), _when(fetched)))
-                except ValueError:
-                    continue  # a row this version cannot read: left out
-            return found
-
-        return self._read(read) or []
+        return self._read(lambda db: reads.read_projects(db, self.scope, self._skips)) or []
 
     def totals(self, project_id: str | None) -> dict[str | None, tuple[int, datetime]]:
         """The totals kept for a project's status filters ("" → None: all statuses)."""
-
-        def read(db: sqlite3.Connection) -> dict[str | None, tuple[int, datetime]]:
-            rows = db.execute(
-                "SELECT status, total, fetched_at FROM totals WHERE scope = ? AND project = ?",
-                (self._scope, _key(project_id)),
-            )
-            return {(s or None): (total, _when(at)) for s, total, at in rows}
-
-        return self._read(read) or {}
-
-    def _view(self, db: sqlite3.Connection, project: str, status: str) -> CachedView | None:
-        found = db.execute(
-            "SELECT id, total, done, fetched_at FROM views"
-            " WHERE scope = ? AND project = ? AND status = ?",
-            (self._scope, project, status),
-        ).fetchone()
-        if found is None:
-            return None
-        view, total, done, fetched = found
-        rows = db.execute(
-            "SELECT a.raw FROM view_rows r JOIN analyses a ON a.scope = ? AND a.id = r.analysis"
-            " WHERE r.view = ? ORDER BY r.position",
-            (self._scope, view),
-        )
-        items = [parse_item(json.loads(raw)) for (raw,) in rows]
-        self._queue.put(lambda db, _scope, now: _touch(db, view, now))
-        return CachedView(items, total, bool(done), _when(fetched))
+        project = _key(project_id)
+        return self._read(lambda db: reads.read_totals(db, self.scope, project, self._skips)) or {}
 
     def _read(self, read: Callable[[sqlite3.Connection], Any]) -> Any:
         db = self._db
@@ -185,7 +144,7 @@ class LocalCache:
         try:
             with self._lock:
                 return read(db)
-        except sqlite3.Error as exc:
+        except Exception as exc:  # whatever the file holds, a read never raises
             self._broken(exc)
             return None
 
@@ -250,12 +209,7 @@ class LocalCache:
 
     def key_known(self, digest: str) -> bool:
         """Whether the server accepted the key of `digest` before (read from a thread)."""
-        found = self._read(
-            lambda db: db.execute(
-                "SELECT 1 FROM keys WHERE scope = ? AND digest = ?", (self._scope, digest)
-            ).fetchone()
-        )
-        return found is not None
+        return bool(self._read(lambda db: reads.key_known(db, self.scope, digest)))
 
     def key_accepted(self, digest: str) -> None:
         """The server accepted the key of `digest`."""
@@ -309,17 +263,19 @@ class LocalCache:
             with self._lock:
                 db.execute("BEGIN IMMEDIATE")
                 try:
+                    scope = writes.scope_id(db, *self.scope)  # made again after a clear
                     for write in batch:
-                        write(db, self._scope, now)
-                    writes.keep_within(db, max_analyses=self.max_analyses, max_bytes=self.max_bytes)
+                        write(db, scope, now)
+                    bounds.keep_within(db, max_analyses=self.max_analyses, max_bytes=self.max_bytes)
                 except BaseException:
                     db.execute("ROLLBACK")
                     raise
                 db.execute("COMMIT")
-        except sqlite3.Error as exc:
+                bounds.give_back(db)
+        except Exception as exc:  # the writer thread never dies: the cache goes off
             self._broken(exc)
 
-    def _broken(self, exc: sqlite3.Error) -> None:
+    def _broken(self, exc: Exception) -> None:
         """Damage or a lock found while running: the cache is off from now on."""
         if self.warning is None:
             self.warning = f"The local cache {self.path} is off for this run: {exc}"

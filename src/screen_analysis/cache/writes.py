@@ -1,8 +1,12 @@
-"""What the cache's writer does with the database: one function per kind of write, and the
-bound that lets the least recently viewed views go.
+"""What the cache's writer does with the database: one function per kind of write (its
+bounds: `bounds`).
 
 Every function takes an open connection inside a transaction (the writer batches them) and
-the scope's row id; analyses are kept as the JSON the API's own parsing reads back.
+the scope's row id, looked up in that transaction (a scope cleared meanwhile is made
+again, under a new id); analyses are kept as the JSON the API's own parsing reads back. A
+page that continues a view (appended, arrived above it) is kept only while the view is: a
+view cleared meanwhile, or cut at the bound, is not filled with rows that do not start it.
+A row over `MAX_ROW_BYTES` (or that cannot be written as JSON) is not kept.
 """
 
 from __future__ import annotations
@@ -12,19 +16,28 @@ import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from screen_analysis.api.models import Analysis, AnalysisItem, InvalidAnalysis, Project
+from screen_analysis.api.models import AnalysisItem, InvalidAnalysis, Project, as_sent
 
 ALL = ""  # the project or status of a view that is not filtered
+MAX_ROW_BYTES = 1024 * 1024  # one analysis or project as JSON; a real one is a few KB
 
 
-def raw_of(item: AnalysisItem) -> tuple[str, str] | None:
-    """(id, JSON) of an item as the server sent it; None for an item without an id (such a
-    row is shown while online but not kept)."""
-    if isinstance(item, Analysis):
-        return item.id, json.dumps(item.model_dump(mode="json"), separators=(",", ":"))
-    if isinstance(item, InvalidAnalysis) and item.id:
-        return item.id, json.dumps(item.raw, separators=(",", ":"), default=str)
-    return None
+def kept_row(item: AnalysisItem) -> tuple[str, str] | None:
+    """(id, JSON) of an item as the server sent it (`as_sent`); None for an item without an
+    id (such a row is shown while online but not kept), and for one too large or too odd to
+    keep."""
+    ident = item.id
+    if ident is None or (not ident and isinstance(item, InvalidAnalysis)):
+        return None
+    try:
+        found = ident, json.dumps(as_sent(item), separators=(",", ":"), default=str)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    return found if _fits(found[1]) else None
+
+
+def _fits(raw: str) -> bool:
+    return len(raw) <= MAX_ROW_BYTES  # json.dumps writes ASCII: one byte a character
 
 
 def scope_id(db: sqlite3.Connection, base_url: str, profile: str) -> int:
@@ -45,10 +58,22 @@ def view_id(db: sqlite3.Connection, scope: int, project: str, status: str, now: 
         " VALUES (?, ?, ?, NULL, 0, ?, ?)",
         (scope, project, status, now, now),
     )
+    found = kept_view(db, scope, project, status, now)
+    assert found is not None  # made just above, in this transaction
+    return found
+
+
+def kept_view(
+    db: sqlite3.Connection, scope: int, project: str, status: str, now: float
+) -> int | None:
+    """The row id of a view that is kept and may grow (not cut at the bound), its viewed
+    time set to `now`; None when there is no such view."""
     row = db.execute(
-        "SELECT id FROM views WHERE scope = ? AND project = ? AND status = ?",
+        "SELECT id FROM views WHERE scope = ? AND project = ? AND status = ? AND cut = 0",
         (scope, project, status),
     ).fetchone()
+    if row is None:
+        return None
     db.execute("UPDATE views SET viewed_at = ? WHERE id = ?", (now, row[0]))
     return int(row[0])
 
@@ -56,7 +81,7 @@ def view_id(db: sqlite3.Connection, scope: int, project: str, status: str, now: 
 def _keep(
     db: sqlite3.Connection, scope: int, items: Iterable[AnalysisItem], now: float
 ) -> list[str]:
-    rows = [found for item in items if (found := raw_of(item)) is not None]
+    rows = [found for item in items if (found := kept_row(item)) is not None]
     db.executemany(
         "INSERT OR REPLACE INTO analyses (scope, id, raw, fetched_at) VALUES (?, ?, ?, ?)",
         [(scope, item_id, raw, now) for item_id, raw in rows],
@@ -76,11 +101,15 @@ def store_rows(
     now: float,
 ) -> None:
     """A page of a view: with `first`, the view's rows replaced as a whole by it (an
-    analysis the server no longer lists goes away); else appended after the last row."""
-    found = view_id(db, scope, *view, now)
+    analysis the server no longer lists goes away); else appended after the last row (when
+    the view is kept and not cut)."""
+    found = view_id(db, scope, *view, now) if first else kept_view(db, scope, *view, now)
+    if found is None:
+        return
     ids = _keep(db, scope, items, now)
     if first:
         db.execute("DELETE FROM view_rows WHERE view = ?", (found,))
+        db.execute("UPDATE views SET cut = 0 WHERE id = ?", (found,))
         start = 0
     else:
         last = db.execute("SELECT max(position) FROM view_rows WHERE view = ?", (found,))
@@ -105,8 +134,10 @@ def store_arrivals(
     total: int | None,
     now: float,
 ) -> None:
-    """Rows that arrived above a view's first row (newest first)."""
-    found = view_id(db, scope, *view, now)
+    """Rows that arrived above a view's first row (newest first), when the view is kept."""
+    found = kept_view(db, scope, *view, now)
+    if found is None:
+        return
     ids = _keep(db, scope, items, now)
     first = db.execute("SELECT min(position) FROM view_rows WHERE view = ?", (found,))
     bottom = first.fetchone()[0] or 0
@@ -134,7 +165,7 @@ def store_updates(
         "UPDATE views SET fetched_at = ? WHERE scope = ? AND project = ? AND status = ?",
         (now, scope, *view),
     )
-    rows = [found for item in items if (found := raw_of(item)) is not None]
+    rows = [found for item in items if (found := kept_row(item)) is not None]
     db.executemany(
         "UPDATE analyses SET raw = ?, fetched_at = ? WHERE scope = ? AND id = ?",
         [(raw, now, scope, item_id) for item_id, raw in rows],
@@ -142,8 +173,10 @@ def store_updates(
 
 
 def store_project(db: sqlite3.Connection, scope: int, project: Project, now: float) -> None:
-    """A project as fetched."""
+    """A project as fetched (one too large to keep is not)."""
     raw = json.dumps(project.model_dump(mode="json"), separators=(",", ":"))
+    if not _fits(raw):
+        return
     db.execute(
         "INSERT OR REPLACE INTO projects (scope, id, raw, fetched_at) VALUES (?, ?, ?, ?)",
         (scope, project.id, raw, now),
@@ -162,44 +195,6 @@ def store_totals(
         "INSERT OR REPLACE INTO totals (scope, project, status, total, fetched_at)"
         " VALUES (?, ?, ?, ?, ?)",
         [(scope, project, status, total, now) for status, total in totals.items()],
-    )
-
-
-def used_bytes(db: sqlite3.Connection) -> int:
-    """The bytes the database's pages hold (free pages left out)."""
-    pages = db.execute("PRAGMA page_count").fetchone()[0]
-    free = db.execute("PRAGMA freelist_count").fetchone()[0]
-    size = db.execute("PRAGMA page_size").fetchone()[0]
-    return int((pages - free) * size)
-
-
-def keep_within(db: sqlite3.Connection, *, max_analyses: int, max_bytes: int) -> int:
-    """Drop the least recently viewed views (and the analyses no view holds any more) until
-    the cache holds at most `max_analyses` analyses in at most `max_bytes`; the number of
-    views dropped. The view viewed last always stays."""
-    dropped = 0
-    while True:
-        count = db.execute("SELECT count(*) FROM analyses").fetchone()[0]
-        if count <= max_analyses and used_bytes(db) <= max_bytes:
-            return dropped
-        oldest = db.execute(
-            "SELECT id FROM views ORDER BY viewed_at ASC LIMIT 1 OFFSET 0"
-        ).fetchone()
-        views = db.execute("SELECT count(*) FROM views").fetchone()[0]
-        if oldest is None or views <= 1:
-            return dropped
-        db.execute("DELETE FROM view_rows WHERE view = ?", (oldest[0],))
-        db.execute("DELETE FROM views WHERE id = ?", (oldest[0],))
-        forget_orphans(db)
-        dropped += 1
-
-
-def forget_orphans(db: sqlite3.Connection) -> None:
-    """Analyses no kept view lists."""
-    db.execute(
-        "DELETE FROM analyses WHERE NOT EXISTS (SELECT 1 FROM view_rows r"
-        " JOIN views v ON v.id = r.view"
-        " WHERE v.scope = analyses.scope AND r.analysis = analyses.id)"
     )
 
 

@@ -8,8 +8,10 @@ def main() -> None:
     from screen_analysis import collector
 
     collector.hold()
+    from screen_analysis.cli.failures import end_on_signals
     from screen_analysis.cli.root import main as run
 
+    end_on_signals()
     run()
 
 

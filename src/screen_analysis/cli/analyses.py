@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from screen_analysis.api.errors import BadRequestError
+from screen_analysis.api.errors import BadRequestError, EmptyPagesError
 from screen_analysis.api.models import STATUSES, AnalysisItem, AnalysisPage, RawPage
+from screen_analysis.api.oddities import UNKNOWN_TOTAL, ListingNotes
 from screen_analysis.api.pagination import Walk
+from screen_analysis.api.writers import raw_of
 from screen_analysis.cli.exit_codes import CliError, ExitCode
-from screen_analysis.cli.output import FORMATS, TableWriter, make_raw_writer
+from screen_analysis.cli.failures import warn
+from screen_analysis.cli.output import FORMATS, TableWriter, make_raw_writer, shell_word
 from screen_analysis.cli.param_types import PROJECT_ID
 from screen_analysis.cli.root import CliContext
 from screen_analysis.numbers import count_of, format_count
+
+if TYPE_CHECKING:
+    from screen_analysis.cache import CachedView
 
 MAX_PAGE = 100
 
@@ -99,38 +106,52 @@ def list_analyses(
         "max_items": max_items,
     }
 
+    notes = ListingNotes(project_id, status)
+
     async def run() -> _Listing:
         async with ctx.make_client() as client:
             if fmt == "table":
                 table = TableWriter(sys.stdout)
-                return await _stream(
-                    client.iter_pages(**options), _model_items, table.write, following
-                )
+                pages = client.iter_pages(**options)
+                return await _stream(pages, _model_items, table.write, following, notes)
             writer = make_raw_writer(fmt, sys.stdout)
-            listing = await _stream(
-                client.iter_raw_pages(**options), _raw_items, writer.write, following
-            )
+            try:
+                raw = client.iter_raw_pages(**options)
+                listing = await _stream(raw, _raw_items, writer.write, following, notes)
+            except BaseException:
+                with contextlib.suppress(OSError):  # stdout itself may be what failed
+                    writer.abandon()  # what was written stays valid: `[` is closed
+                raise
             writer.close()
             return listing
 
     listing = ctx.run(lambda: asyncio.run(run()))
+    if listing.stopped is not None:
+        warn(f"{listing.stopped.detail}. {_next_page(listing.stopped.next_cursor)}")
     if fmt != "table":
         return
-    if listing.written == 0:
+    if listing.written == 0 and listing.next_cursor is None and listing.stopped is None:
         click.echo("No analyses match.", err=True)
     elif listing.next_cursor and (not following or max_items is not None):
-        total = f" of {format_count(listing.total)}" if isinstance(listing.total, int) else ""
+        total = UNKNOWN_TOTAL if listing.total is None else format_count(listing.total)
         shown = format_count(listing.written)
-        click.echo(f"Showing {shown}{total}. Next page: --after {listing.next_cursor}", err=True)
+        click.echo(f"Showing {shown} of {total}. {_next_page(listing.next_cursor)}", err=True)
+
+
+def _next_page(cursor: str) -> str:
+    """The hint to go on, the cursor quoted for a shell."""
+    return f"Next page: --after {shell_word(cursor)}"
 
 
 @dataclass
 class _Listing:
-    """What a listing wrote, and where the server said it could go on."""
+    """What a listing wrote, where the server said it could go on, and whether the walk
+    stopped at its bound on pages that bring nothing (`stopped`: more may exist)."""
 
     written: int = 0
     total: int | None = None
     next_cursor: str | None = None
+    stopped: EmptyPagesError | None = None
 
 
 PageT = TypeVar("PageT", AnalysisPage, RawPage)
@@ -142,20 +163,28 @@ async def _stream(
     items_of: Callable[[PageT], Sequence[ItemT]],
     write: Callable[[Sequence[ItemT]], None],
     following: bool,
+    notes: ListingNotes,
 ) -> _Listing:
-    """Write each page of the walk (rows not written before, up to --max-items); only the
-    first page unless `following`. The walk is closed however this ends."""
+    """Write each page of the walk (rows not written before, up to --max-items); unless
+    `following`, pages until one brings rows (empty pages that say more exist are gone
+    through, as far as `Walk`'s bound). What is odd is said once on stderr (`notes`); the
+    walk is closed however this ends."""
     listing = _Listing()
     async with walk:
         try:
             async for page in walk:
+                for note in notes.page(page, cursor=not following):
+                    warn(note)
                 rows = items_of(page)
+                notes.rows(rows)
                 # In a thread, so the loop sends the prefetched request while this is written.
                 await asyncio.to_thread(write, rows)
                 listing.written += len(rows)
                 listing.total, listing.next_cursor = page.total, page.next_cursor
-                if not following:
+                if not following and listing.written:
                     break
+        except EmptyPagesError as exc:
+            listing.stopped, listing.next_cursor = exc, None
         except BadRequestError as exc:
             if walk.pages_fetched == 0:
                 raise  # the user's own arguments (or --after) were refused
@@ -165,7 +194,31 @@ async def _stream(
                 "analyses: run the command again to restart the listing from the top",
                 ExitCode.API,
             ) from exc
+        finally:
+            for line in notes.summary():
+                warn(line)
     return listing
+
+
+def _offline_count(
+    shown: int, view: CachedView, status: str | None, whole: CachedView | None
+) -> str:
+    """How many analyses an offline listing shows, in words: "5 analyses of 300"; for a
+    status whose own list was never kept, those of the list of every status that have it:
+    "0 pending analyses among the 100 kept of all statuses (the pending list itself was
+    not kept)"."""
+    if whole is None:
+        total = "" if view.total is None else f" of {format_count(view.total)}"
+        return count_of(shown, "analysis", "analyses") + total
+    found = len(view.items)
+    some = (
+        f"{format_count(shown)} of {format_count(found)}" if shown < found else format_count(found)
+    )
+    noun = "analysis" if found == 1 else "analyses"
+    return (
+        f"{some} {status} {noun} among the {format_count(len(whole.items))} kept of all "
+        f"statuses (the {status} list itself was not kept)"
+    )
 
 
 def _model_items(page: AnalysisPage) -> list[AnalysisItem]:
@@ -180,24 +233,18 @@ def _list_offline(
     ctx: CliContext, project_id: str | None, status: str | None, most: int | None, fmt: str
 ) -> None:
     """The view as the local cache kept it; where it is from on stderr."""
-    from screen_analysis.api.models import Analysis
-    from screen_analysis.cli.cache_commands import age_words, nothing_kept, open_offline
+    from screen_analysis.cli.cache_commands import age_words, nothing_kept, offline_cache
 
-    cache = open_offline(ctx)
-    try:
+    with offline_cache(ctx) as cache:
         view = cache.view(project_id, status)
-        filtered = view is None and status is not None
-        if filtered:
+        whole = cache.view(project_id, None) if view is None and status is not None else None
+        if whole is not None:
             view = cache.matching(project_id, status)
-    finally:
-        cache.close()
     if view is None:
         raise nothing_kept("this project and status")
     items = view.items if most is None else view.items[:most]
-    total = "" if view.total is None else f" of {format_count(view.total)}"
-    how = " (those with this status among the kept rows of every status)" if filtered else ""
     click.echo(
-        f"From the local cache: {count_of(len(items), 'analysis', 'analyses')}{total}{how}, "
+        f"From the local cache: {_offline_count(len(items), view, status, whole)}, "
         f"{age_words(view.fetched_at)}.",
         err=True,
     )
@@ -205,5 +252,5 @@ def _list_offline(
         TableWriter(sys.stdout).write(items)
         return
     writer = make_raw_writer(fmt, sys.stdout)
-    writer.write([i.model_dump(mode="json") if isinstance(i, Analysis) else i.raw for i in items])
+    writer.write(raw_of(items))
     writer.close()

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import TypeVar
 
@@ -16,6 +17,7 @@ from screen_analysis.cli.param_types import PROFILE
 from screen_analysis.cli.root import CliContext
 from screen_analysis.numbers import count_of, format_count
 from screen_analysis.safe_text import clean
+from screen_analysis.words import long_ago, utc_time
 
 T = TypeVar("T")
 
@@ -39,8 +41,13 @@ def cache_scope(ctx: CliContext, profile: str | None = None) -> CacheScope:
     return scope
 
 
-def open_offline(ctx: CliContext) -> LocalCache:
-    """The cache to read with `--offline`; a one-line error when it is off or unusable."""
+@contextlib.contextmanager
+def offline_cache(ctx: CliContext) -> Iterator[LocalCache]:
+    """The cache to read with `--offline` for the block, closed after it; a one-line error
+    when it is off, a warning when it is unusable, and one when rows could not be read (they
+    are left out)."""
+    from screen_analysis.cache.rows import skipped_words
+
     if not ctx.settings.cache:
         raise CliError(
             "--offline reads the local cache, which is off (cache = false)", ExitCode.USAGE
@@ -48,22 +55,17 @@ def open_offline(ctx: CliContext) -> LocalCache:
     cache = LocalCache(cache_scope(ctx), max_mb=ctx.settings.cache_max_mb)
     if cache.warning:
         click.echo(f"Warning: {clean(cache.warning)}", err=True)
-    return cache
+    try:
+        yield cache
+    finally:
+        cache.close()
+        if cache.skipped:
+            click.echo(f"Warning: {skipped_words(cache.skipped)}", err=True)
 
 
 def age_words(fetched_at: datetime, now: datetime | None = None) -> str:
     """ "data from 2026-11-23 10:42 UTC (3 hours ago)"."""
-    moment = now or datetime.now(UTC)
-    seconds = max(0, int((moment - fetched_at).total_seconds()))
-    if seconds < 90:
-        ago = f"{seconds} s ago"
-    elif seconds < 5400:
-        ago = f"{seconds // 60} min ago"
-    elif seconds < 172800:
-        ago = f"{seconds // 3600} hours ago"
-    else:
-        ago = f"{seconds // 86400} days ago"
-    return f"data from {fetched_at:%Y-%m-%d %H:%M} UTC ({ago})"
+    return f"data from {utc_time(fetched_at)} ({long_ago(fetched_at, now or datetime.now(UTC))})"
 
 
 def nothing_kept(what: str) -> CliError:
@@ -146,7 +148,7 @@ def _usable(use: Callable[[], tuple[T, str | None]]) -> T:
     """What `use` found in the cache file, after its warning (a damaged file set aside) on
     stderr; a cache another program holds locked is one line and exit 2 (a file the system
     refuses)."""
-    from screen_analysis.cache.schema import CacheUnusable
+    from screen_analysis.cache.place import CacheUnusable
 
     try:
         found, warning = use()
@@ -163,4 +165,4 @@ def _who(base_url: str, profile: str) -> str:
 
 
 def _minute(moment: datetime | None) -> str | None:
-    return None if moment is None else f"{moment:%Y-%m-%d %H:%M} UTC"
+    return None if moment is None else utc_time(moment)

@@ -7,6 +7,7 @@ out by the one redactor (`secret.SecretRedactor`).
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterable
 from typing import NoReturn, TypeVar
@@ -40,6 +41,20 @@ def exit_code_for(exc: BaseException) -> ExitCode:
     if isinstance(exc, OSError):
         return ExitCode.USAGE  # the system refused a file, a stream or an address we were given
     return ExitCode.INTERNAL
+
+
+def end_on_signals() -> None:
+    """SIGTERM and SIGHUP end a command as an error does: the code unwinds (a file being
+    written is removed, a JSON array is closed, the demo server stops), and the exit code
+    is 128 + the signal's number, as a shell reports it. (The app has its own: it must
+    give the terminal back, `tui/signals.py`.)"""
+    for name in ("SIGTERM", "SIGHUP"):
+        if (sig := getattr(signal, name, None)) is not None:
+            signal.signal(sig, _ended)
+
+
+def _ended(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def run_reporting(

@@ -112,6 +112,7 @@ def launch_app(
     from screen_analysis import collector
     from screen_analysis.images.disk import DiskCache
     from screen_analysis.tui.app import ScreenAnalysisApp
+    from screen_analysis.tui.signals import run_until_ended
 
     collector.release()  # the app's modules are imported and nothing of it is built yet
     graphics = image_graphics(settings)  # before the app owns the terminal
@@ -130,7 +131,7 @@ def launch_app(
         image_cache=DiskCache() if graphics.enabled else None,
         open_cache=cache_opener(settings),
     )
-    app.run()
+    run_until_ended(app)  # SIGTERM and SIGHUP end it as `q` does (tui/signals.py)
     code = app.return_code or 0
     if code:
         raise SystemExit(code)

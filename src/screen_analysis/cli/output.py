@@ -7,11 +7,11 @@ invalid item shows as "invalid" with its reason.
 
 from __future__ import annotations
 
+import re
+import shlex
 import shutil
 from collections.abc import Sequence
 from typing import TextIO
-
-from rich.cells import cell_len, set_cell_size
 
 from screen_analysis.api.models import Analysis, AnalysisItem
 from screen_analysis.api.writers import (
@@ -24,7 +24,9 @@ from screen_analysis.api.writers import (
     dumps_json,
     make_raw_writer,
 )
+from screen_analysis.numbers import format_score
 from screen_analysis.safe_text import clean
+from screen_analysis.words import fit_cell, utc_time
 
 __all__ = [
     "CSV_COLUMNS",
@@ -37,6 +39,7 @@ __all__ = [
     "dumps_items",
     "dumps_json",
     "make_raw_writer",
+    "shell_word",
 ]
 
 FORMATS = ("table", "json", "jsonl", "csv")
@@ -59,8 +62,7 @@ class TableWriter:
     def _line(self, cells: Sequence[str]) -> str:
         parts = []
         for cell, width in zip(cells, self._widths(), strict=True):
-            text = cell if cell_len(cell) <= width else set_cell_size(cell, width - 1) + "…"
-            parts.append(set_cell_size(text, width))
+            parts.append(fit_cell(cell, width))
         return "  ".join(parts).rstrip()
 
     def write(self, items: Sequence[AnalysisItem]) -> None:
@@ -70,8 +72,8 @@ class TableWriter:
             self.header_written = True
         for item in items:
             if isinstance(item, Analysis):
-                score = "—" if item.score is None else clean(item.score)
-                created = item.created_at.strftime("%Y-%m-%d %H:%M") if item.created_at else "—"
+                score = format_score(item.score)
+                created = utc_time(item.created_at)
                 cells = [clean(item.status or "—"), score, clean(item.label or ""), created]
                 cells.append(clean(item.id))
             else:
@@ -81,3 +83,22 @@ class TableWriter:
 
     def close(self) -> None:
         """Nothing to close."""
+
+
+# What a terminal would act on, or a shell's single quotes could not hold as it is.
+_NOT_PLAIN = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def shell_word(text: str) -> str:
+    """`text` as one shell word to paste back as it is (`--after 'quis consectetur'`): in
+    single quotes when needed; with control characters, in $'…' with those escaped, so
+    none reaches the terminal and the word still stands for the exact text."""
+    if not _NOT_PLAIN.search(text):
+        return shlex.quote(text)
+    escaped = text.replace("\\", "\\\\").replace("'", "\\'")
+    return "$'" + _NOT_PLAIN.sub(_escape_code, escaped) + "'"
+
+
+def _escape_code(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"

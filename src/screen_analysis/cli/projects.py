@@ -7,11 +7,14 @@ import asyncio
 import click
 
 from screen_analysis.api.models import CRITERIA, Project
+from screen_analysis.api.oddities import other_id
+from screen_analysis.cli.failures import warn
 from screen_analysis.cli.output import dumps_json
 from screen_analysis.cli.param_types import PROJECT_ID
 from screen_analysis.cli.root import CliContext
 from screen_analysis.numbers import DASH, format_count, format_mean, format_weights
 from screen_analysis.safe_text import clean
+from screen_analysis.words import utc_time
 
 
 @click.group()
@@ -36,6 +39,11 @@ def get_project(ctx: CliContext, project_id: str, fmt: str) -> None:
     async def run() -> None:
         async with ctx.make_client() as client:
             project = await client.get_project(project_id)
+        contradiction = other_id(project_id, project.id)
+        if contradiction is not None:  # shown as sent, said so
+            warn(clean(f"{contradiction}; shown as sent"))
+        if project.flagged is not None:
+            warn(clean(f"fields of the wrong kind shown as unknown: {project.flagged}"))
         if fmt == "json":
             click.echo(dumps_json(project.model_dump(mode="json"), indent=2))
         else:
@@ -52,15 +60,15 @@ CRITERION_CELLS = max(len(criterion.title) for criterion in CRITERIA) + 2
 def format_project(project: Project) -> str:
     """A project as `name: value` lines with the values in one column for every project
     (the labels do not depend on the project), then its weights, one criterion a line;
-    server text cleaned, numbers as everywhere else (`numbers`)."""
+    server text cleaned, numbers and times as everywhere else (`numbers`, `words`)."""
     values = (
         clean(project.id),
         clean(project.name),
         clean(project.description) if project.description else DASH,
         format_count(project.analysis_count),
         format_mean(project.avg_score),
-        project.created_at.isoformat() if project.created_at else DASH,
-        project.updated_at.isoformat() if project.updated_at else DASH,
+        utc_time(project.created_at),
+        utc_time(project.updated_at),
     )
     rows = zip(LABELS, values, strict=True)
     lines = [f"{label + ':':<{LABEL_CELLS}}{value}" for label, value in rows]

@@ -152,16 +152,13 @@ def _offline_report(
     since: datetime | None,
 ) -> int:
     """The report from the analyses the local cache kept; their age in its header."""
-    from screen_analysis.cli.cache_commands import age_words, nothing_kept, open_offline
+    from screen_analysis.cli.cache_commands import age_words, nothing_kept, offline_cache
     from screen_analysis.insight.offline import kept_overview
     from screen_analysis.report.render import ReportData, render
     from screen_analysis.user_files import write_atomic
 
-    cache = open_offline(ctx)
-    try:
+    with offline_cache(ctx) as cache:
         kept = kept_overview(cache, project_id, status=status, since=since)
-    finally:
-        cache.close()
     if kept is None or kept.fetched_at is None:
         raise nothing_kept("this project" if project_id else "any project")
     source = f"From the local cache, {age_words(kept.fetched_at)}; not read from the server"

@@ -28,9 +28,14 @@ class DemoServer:
     Use as a context manager, or call `start()` and `stop()`.
     """
 
-    def __init__(self, config: DemoConfig | None = None, *, log_level: str = "warning") -> None:
+    def __init__(
+        self, config: DemoConfig | None = None, *, log_level: str = "warning", port: int = 0
+    ) -> None:
+        """`port`: 0 for a free one; a fixed port lets a server be stopped and started
+        again at the same address (a server that goes down and comes back)."""
         self.config = config if config is not None else DemoConfig()
         self._log_level = log_level
+        self._wanted_port = port
         self._server: Any = None
         self._thread: threading.Thread | None = None
         self._store: DemoStore | None = None
@@ -96,7 +101,7 @@ class DemoServer:
         uv_config = uvicorn.Config(
             self._app,
             host="127.0.0.1",
-            port=0,
+            port=self._wanted_port,
             log_config=None,  # leave the host application's logging alone
             log_level=self._log_level,
             access_log=False,

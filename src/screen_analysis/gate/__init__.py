@@ -4,7 +4,7 @@ data (`spec`), one walk of the scope's pages measured with the overview's aggreg
 (`document`), and waiting for scoring with an injected clock (`wait`)."""
 
 from screen_analysis.gate.document import DOCUMENT_VERSION, read_baseline, result_document
-from screen_analysis.gate.evaluate import GateResult, Verdict, evaluate, format_number
+from screen_analysis.gate.evaluate import GateResult, Verdict, evaluate
 from screen_analysis.gate.measure import (
     LOWEST_SHOWN,
     Measured,
@@ -39,7 +39,6 @@ __all__ = [
     "Window",
     "build_spec",
     "evaluate",
-    "format_number",
     "measure",
     "parse_when",
     "read_baseline",

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from screen_analysis.api.models import CRITERIA
+from screen_analysis.file_reads import NESTED_TOO_DEEP, RefusedFile, read_limited, too_deep
 from screen_analysis.gate.evaluate import GateResult, Verdict
 from screen_analysis.gate.measure import Offender, Scores
 from screen_analysis.gate.scope import GateInputError, Scope
@@ -119,12 +120,14 @@ def timeout_document(
         "timed_out": True,
         "scope": scope_document(scope),
         "waiting": {
-            "analyses": state.waiting,
-            "pending": state.pending,
-            "processing": state.processing,
+            # Unknown (null) when no poll read both listings before the deadline.
+            "analyses": state.waiting if state.finished_rounds else None,
+            "pending": state.pending if state.finished_rounds else None,
+            "processing": state.processing if state.finished_rounds else None,
             "elapsed_s": round(state.elapsed, 1),
             "timeout_s": state.timeout,
             "last_poll_failed": state.failed_round or None,
+            "last_poll_cut_short": state.cut_short or None,
         },
     }
 
@@ -177,17 +180,22 @@ def scores_from(document: object, where: str) -> Scores:
 
 def read_baseline(path: Path) -> Scores:
     """The scores of a document an earlier `check --format json` wrote; GateInputError in
-    one line when the file cannot be read or is not such a document."""
+    one line when the file cannot be read, is not a regular file (a link to one is read: CI
+    systems link artifacts), is over `MAX_BASELINE_BYTES`, nests deeper than
+    `file_reads.MAX_NESTING`, or is not such a document."""
     where = f"baseline {path}"
     try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_BASELINE_BYTES + 1)
-    except OSError as exc:
-        raise GateInputError(f"cannot read {where}: {exc.strerror or exc}") from None
-    if len(data) > MAX_BASELINE_BYTES:
-        raise GateInputError(f"{where} is larger than a baseline can be")
+        data = read_limited(path, max_bytes=MAX_BASELINE_BYTES)
+    except RefusedFile as exc:
+        raise GateInputError(f"cannot read {where}: {exc.reason}") from None
+    if data is None:
+        raise GateInputError(f"cannot read {where}: No such file or directory")
     try:
         document = json.loads(data.decode("utf-8"))
+    except RecursionError:
+        raise GateInputError(f"cannot read {where}: {NESTED_TOO_DEEP}") from None
     except (UnicodeDecodeError, ValueError) as exc:
         raise GateInputError(f"{where} is not JSON: {exc}") from None
+    if too_deep(document):
+        raise GateInputError(f"cannot read {where}: {NESTED_TOO_DEEP}")
     return scores_from(document, where)

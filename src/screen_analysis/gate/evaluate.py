@@ -18,30 +18,7 @@ from decimal import Decimal
 from screen_analysis.gate.measure import LOWEST_SHOWN, Measured, Offender, Scores
 from screen_analysis.gate.spec import Assertion, GateSpec, Kind
 from screen_analysis.insight.exact import to_tenth
-from screen_analysis.numbers import HUGE, MINUS, count_of, format_count, scientific
-
-
-def format_number(value: float) -> str:
-    """A number as given (a threshold, one analysis's score): a whole one without decimals
-    and with a thousands separator ("4,638"), others as short as they read ("59.95"); from
-    10¹⁵ on in scientific notation; a real minus sign."""
-    if abs(value) >= HUGE:
-        text = scientific(value)
-    elif value == int(value):
-        text = format_count(int(value))
-    else:
-        text = repr(float(value))
-    return text.replace("-", MINUS)
-
-
-def format_tenths(value: Decimal) -> str:
-    """A compared value (a mean, a share, a drop) to its one decimal: "59.7", "1,234.0";
-    from 10¹⁵ on in scientific notation; never "−0.0"."""
-    if value == 0:
-        return "0.0"
-    if abs(value) >= HUGE:
-        return scientific(value).replace("-", MINUS)
-    return f"{value:,.1f}".replace("-", MINUS)
+from screen_analysis.numbers import count_of, format_count, format_number, format_tenths
 
 
 def compared(value: float) -> Decimal:

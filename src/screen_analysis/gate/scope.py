@@ -13,6 +13,8 @@ from fnmatch import fnmatchcase
 
 from screen_analysis.api.models import Analysis
 from screen_analysis.numbers import format_count
+from screen_analysis.safe_text import shorten
+from screen_analysis.words import utc_time
 
 
 class GateInputError(ValueError):
@@ -26,8 +28,7 @@ QUOTED = 40  # characters of a bad value repeated in an error line
 
 def quoted(value: object) -> str:
     """`value` as an error line repeats it: quoted, cut to a few dozen characters."""
-    text = str(value)
-    return repr(text if len(text) <= QUOTED else text[: QUOTED - 1] + "…")
+    return repr(shorten(str(value), QUOTED))
 
 
 def parse_duration(text: str) -> timedelta | None:
@@ -94,15 +95,10 @@ class Window:
         """ "since 2026-11-01 09:00 UTC until …", or "all time"."""
         parts = []
         if self.since is not None:
-            parts.append("since " + format_time(self.since))
+            parts.append("since " + utc_time(self.since))
         if self.until is not None:
-            parts.append("until " + format_time(self.until))
+            parts.append("until " + utc_time(self.until))
         return " ".join(parts) or "all time"
-
-
-def format_time(when: datetime) -> str:
-    """A time as the gate's outputs show it: `2026-11-01 09:00 UTC`."""
-    return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 @dataclass(frozen=True)
@@ -130,7 +126,7 @@ class Scope:
         if self.label is not None:
             parts.append(f"label {self.label}")
         if self.since is not None:
-            parts.append("since " + format_time(self.since))
+            parts.append("since " + utc_time(self.since))
         if self.last is not None:
             parts.append(f"last {format_count(self.last)}")
         return " · ".join(parts)

@@ -10,7 +10,10 @@ they are when it reads the scope.
 
 Rounds are `interval` apart; a round that fails for a reason worth another try (a 429, a
 5xx, the network) is retried after twice the interval (up to a minute), and never before
-the server's Retry-After. The clock is injected: tests drive time, nothing waits on it.
+the server's Retry-After. The deadline holds inside a round too: a round still reading when
+the time is up (cursors that never end, a request that hangs, the client's retries of it)
+is cut off there and the wait has timed out. The clock is injected: tests drive time,
+nothing waits on it.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterable
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from typing import NamedTuple, Protocol
 
@@ -25,8 +29,10 @@ from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import APIConnectionError, RateLimitError, ServerError
 from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisStatus
+from screen_analysis.api.retry import backoff
 from screen_analysis.gate.scope import Scope, created_of
 from screen_analysis.insight.collect import fill
+from screen_analysis.numbers import format_count
 
 BACKOFF_CAP_S = 60.0
 RETRYABLE = (RateLimitError, ServerError, APIConnectionError)
@@ -44,6 +50,9 @@ class Clock(Protocol):
     def now(self) -> datetime:
         """The current UTC time."""
 
+    def deadline(self, when: float) -> AbstractAsyncContextManager[object]:
+        """A block cancelled once `monotonic()` reaches `when`, leaving with TimeoutError."""
+
 
 class SystemClock:
     """The real clock."""
@@ -60,6 +69,10 @@ class SystemClock:
         """`datetime.now(UTC)`."""
         return datetime.now(UTC)
 
+    def deadline(self, when: float) -> AbstractAsyncContextManager[object]:
+        """`asyncio.timeout` for the seconds left until `when`."""
+        return asyncio.timeout(max(0.0, when - self.monotonic()))
+
 
 class WaitState(NamedTuple):
     """Where a wait stands after a round."""
@@ -71,6 +84,8 @@ class WaitState(NamedTuple):
     timeout: float
     rounds: int
     failed_round: str = ""  # the reason the last round failed, when it did
+    cut_short: str = ""  # where the round the deadline cut off stood, when one was
+    finished_rounds: int = 0  # rounds that read both listings to the end
 
 
 class WaitOutcome(NamedTuple):
@@ -81,23 +96,31 @@ class WaitOutcome(NamedTuple):
 
 
 class _InFlight:
-    """A page sink keeping the in-scope analyses of a pending or processing listing."""
+    """A page sink keeping the in-scope analyses of the pending and processing listings,
+    and where its reading stands (for a round the deadline cuts off)."""
 
     def __init__(self, scope: Scope) -> None:
         self.scope = scope
         self.found: dict[str, tuple[float, AnalysisStatus | None]] = {}
+        self.listing = AnalysisStatus.PENDING
+        self.pages = 0  # of the listing being read
+
+    def reading(self) -> str:
+        """ "page 3 of the pending listing": the page being read."""
+        return f"page {format_count(self.pages + 1)} of the {self.listing.value} listing"
 
     def add_page(self, items: Iterable[AnalysisItem], total: int | None = None) -> None:
+        self.pages += 1
         for item in items:
             if isinstance(item, Analysis) and self.scope.matches(item):
                 created = created_of(item)
                 self.found[item.id] = (created.timestamp() if created else 0.0, item.known_status)
 
 
-async def in_flight(client: ScreenAnalysisClient, scope: Scope) -> _InFlight:
-    """The scope's pending and processing analyses now (pending read first)."""
-    sink = _InFlight(scope)
+async def in_flight(client: ScreenAnalysisClient, scope: Scope, sink: _InFlight) -> _InFlight:
+    """The scope's pending and processing analyses now (pending read first), into `sink`."""
     for status in (AnalysisStatus.PENDING, AnalysisStatus.PROCESSING):
+        sink.listing, sink.pages = status, 0
         await fill(client, sink, project_id=scope.project_id, status=status.value)
     return sink
 
@@ -115,29 +138,39 @@ async def wait_for_scoring(
 
     Errors other than a 429, a 5xx or the network (a refused key, an unknown project)
     end the wait at once; a retryable one that is still failing when the time is up is
-    raised rather than called a timeout.
+    raised rather than called a timeout. A round still under way at the deadline is cut
+    off there: the wait has timed out (`cut_short` says where the round stood).
     """
     started = clock.monotonic()
     deadline = started + timeout
     awaited: set[str] | None = None
-    failures, rounds = 0, 0
+    failures, rounds, finished = 0, 0, 0
     state = WaitState(0, 0, 0, 0.0, timeout, 0)
     while True:
         rounds += 1
+        sink = _InFlight(scope)
         try:
-            found = await in_flight(client, scope)
+            found = await _round(client, scope, sink, clock, deadline)
+        except _CutShort:
+            elapsed = clock.monotonic() - started
+            state = state._replace(
+                elapsed=elapsed, rounds=rounds, failed_round="", cut_short=sink.reading()
+            )
+            if on_round is not None:
+                on_round(state)
+            return WaitOutcome(False, state)
         except RETRYABLE as exc:
             failures += 1
             if clock.monotonic() >= deadline:
                 raise
-            pause = min(interval * 2.0**failures, max(BACKOFF_CAP_S, interval))
+            pause = backoff(interval, failures, max(BACKOFF_CAP_S, interval))
             if isinstance(exc, RateLimitError) and exc.retry_after is not None:
                 pause = max(pause, exc.retry_after)
             state = state._replace(
                 elapsed=clock.monotonic() - started, rounds=rounds, failed_round=describe_error(exc)
             )
         else:
-            failures = 0
+            failures, finished = 0, finished + 1
             if awaited is None:
                 awaited = set(_newest(found, scope.last))
             awaited &= found.found.keys()
@@ -149,6 +182,7 @@ async def wait_for_scoring(
                 clock.monotonic() - started,
                 timeout,
                 rounds,
+                finished_rounds=finished,
             )
             if not awaited:
                 if on_round is not None:
@@ -161,6 +195,24 @@ async def wait_for_scoring(
         if left <= 0:
             return WaitOutcome(False, state)
         await clock.sleep(min(pause, left))  # the last round falls on the deadline itself
+
+
+class _CutShort(Exception):
+    """The deadline came while a round was still reading."""
+
+
+async def _round(
+    client: ScreenAnalysisClient, scope: Scope, sink: _InFlight, clock: Clock, deadline: float
+) -> _InFlight:
+    """One round, cut off at `deadline` (then `_CutShort`): a walk of cursors that never
+    end, a request that hangs and the client's retries of it all end there."""
+    try:
+        async with clock.deadline(deadline):
+            return await in_flight(client, scope, sink)
+    except TimeoutError:
+        if clock.monotonic() < deadline:
+            raise  # not the deadline's: the caller's to see
+        raise _CutShort from None
 
 
 def _newest(found: _InFlight, last: int | None) -> list[str]:

@@ -15,7 +15,8 @@ from datetime import date, datetime
 
 from screen_analysis.insight.exact import ExactSum
 from screen_analysis.insight.timeline import bucket_start
-from screen_analysis.numbers import left_out
+from screen_analysis.numbers import format_count, format_span, left_out
+from screen_analysis.words import day_month
 
 TREND_WEEKS = 8
 HALF = TREND_WEEKS // 2
@@ -25,8 +26,8 @@ MIN_SCALE = 10.0  # the sparklines' scale spans at least this many points
 EPOCH = date(2000, 1, 3)  # a Monday: weeks start on Mondays, as the timeline's
 FEWER = ("project with fewer analyses", "projects with fewer analyses")
 UNTRACKED = (
-    f"analysis of projects beyond the first {MAX_TRACKED:,}",
-    f"analyses of projects beyond the first {MAX_TRACKED:,}",
+    f"analysis of projects beyond the first {format_count(MAX_TRACKED)}",
+    f"analyses of projects beyond the first {format_count(MAX_TRACKED)}",
 )
 
 
@@ -59,8 +60,8 @@ class ProjectTable:
         if self.first_week is None:
             return "No scores 0–100 to show a trend."
         return (
-            f"Weeks: the mean score of each week from {self.first_week:%d %b}, on one scale"
-            f" for every row ({self.low:.0f}–{self.high:.0f}). Change: the last {HALF} weeks'"
+            f"Weeks: the mean score of each week from {day_month(self.first_week)}, on one scale"
+            f" for every row ({format_span(self.low, self.high)}). Change: the last {HALF} weeks'"
             f" mean against the {HALF} before."
         )
 

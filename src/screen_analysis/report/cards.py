@@ -15,6 +15,7 @@ from screen_analysis.numbers import (
     format_percent,
     format_weights,
 )
+from screen_analysis.words import day_month
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ def _latest(overview: Overview, now: datetime) -> Card:
 
 def _when(days: int, unit: str, start: date) -> str:
     """ "on 03 Nov" for a day, "week of 02 Nov" for a week."""
-    return f"on {start:%d %b}" if days == 1 else f"{unit} of {start:%d %b}"
+    return f"on {day_month(start)}" if days == 1 else f"{unit} of {day_month(start)}"
 
 
 def summary_cards(overview: Overview, now: datetime) -> tuple[Card, ...]:

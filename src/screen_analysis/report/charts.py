@@ -25,6 +25,7 @@ from screen_analysis.numbers import (
     format_weights,
     nice_top,
 )
+from screen_analysis.words import capitalised, day_month
 
 WIDTH = 460  # about the width a chart gets on the page, so 11px text reads as 11px
 ROW = 22  # height of a horizontal bar row
@@ -47,13 +48,13 @@ def left_out_note(overview: Overview) -> str:
     """Under a chart of scores on 0–100: what it leaves out, as a sentence ("" when
     nothing)."""
     words = overview.chart_left_out()
-    return f"{words[0].upper()}{words[1:]}." if words else ""
+    return f"{capitalised(words)}." if words else ""
 
 
 def criteria_left_out_note(overview: Overview) -> str:
     """Under the criteria: what their means leave out, as a sentence ("" when nothing)."""
     words = overview.criteria_left_out()
-    return f"{words[0].upper()}{words[1:]}." if words else ""
+    return f"{capitalised(words)}." if words else ""
 
 
 def empty_chart(overview: Overview) -> str:
@@ -329,7 +330,7 @@ def timeline_chart(overview: Overview, now: datetime) -> ColumnChart:
     for index, point in enumerate(points):
         x = AXIS_W + index * slot
         height = PLOT_H * 0.3 * point.count / top_count
-        label = point.start.strftime("%d %b")
+        label = day_month(point.start)
         columns.append(
             Column(
                 x + 1,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 
 import jinja2
 
@@ -22,6 +22,7 @@ from screen_analysis.numbers import DASH, format_count, format_mean, format_scor
 from screen_analysis.report import cards, charts
 from screen_analysis.report.projects import projects_table
 from screen_analysis.safe_text import clean
+from screen_analysis.words import utc_time
 
 FORMATS = ("html", "md")
 # Inline Markdown (CommonMark and GitHub's tables): code spans, emphasis, links and images,
@@ -55,14 +56,6 @@ def escape_markdown(value: object) -> str:
     return _MD_SPECIAL.sub(lambda match: "\\" + match.group(), clean(value))
 
 
-def _when(value: datetime | None) -> str:
-    if value is None:
-        return DASH
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
-
-
 def _environment(autoescape: bool) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("screen_analysis.report", "templates"),
@@ -73,7 +66,7 @@ def _environment(autoescape: bool) -> jinja2.Environment:
     )
     env.filters["clean"] = clean
     env.filters["md"] = escape_markdown
-    env.filters["when"] = _when
+    env.filters["when"] = utc_time
     env.filters["score"] = format_score
     env.filters["mean"] = format_mean
     env.filters["num"] = format_count
@@ -92,7 +85,7 @@ def _context(data: ReportData) -> dict[str, object]:
     if data.status:
         filters.append(f"status {data.status}")
     if data.since:
-        filters.append(f"since {_when(data.since)}")
+        filters.append(f"since {utc_time(data.since)}")
     return {
         "o": overview,
         "data": data,

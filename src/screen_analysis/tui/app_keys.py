@@ -25,7 +25,13 @@ if TYPE_CHECKING:
     from screen_analysis.tui.screens.help import HelpSection
 
 APP_KEYS: list[BindingType] = [
-    Binding("q", "quit", "Quit", tooltip="Quit (exit code 0)", id="quit"),
+    Binding(
+        "q",
+        "quit",
+        "Quit",
+        tooltip="Quit (exit code 0); on a screen or dialog opened over this one, q goes back",
+        id="quit",
+    ),
     Binding("question_mark,f1", "help", "Help", tooltip="This help", id="help"),
 ]
 SCOPES: tuple[tuple[str, tuple[list[BindingType], ...]], ...] = (

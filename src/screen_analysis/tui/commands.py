@@ -20,7 +20,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
 from textual.screen import Screen
 
-from screen_analysis.safe_text import clean
+from screen_analysis.safe_text import DISPLAY_LIMIT, clean
 from screen_analysis.tui.app_keys import APP_KEYS
 from screen_analysis.tui.keys import KeyHelp, declared_bindings, key_help
 from screen_analysis.tui.screens.main import MainScreen
@@ -138,7 +138,8 @@ def project_choices(screen: MainScreen) -> list[Choice]:
     ]
     for project_id in screen.sidebar.project_ids:
         known = screen.sidebar.entry(project_id)
-        name = clean(known.project.name) if known and known.project else clean(project_id)
+        named = known.project.name if known and known.project else project_id
+        name = clean(named, limit=DISPLAY_LIMIT)
         choices.append(
             ("Show project: " + name, partial(screen.choose_project, project_id), "Project")
         )

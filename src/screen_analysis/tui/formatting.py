@@ -1,9 +1,9 @@
-"""How values read on screen: status glyphs and words, scores, times, and text laid out
-for the width it gets (a hanging indent, parts that move to the next line whole). Shared
-by the widgets.
+"""How values read on screen: status glyphs and words, and text laid out for the width it
+gets (a hanging indent, parts that move to the next line whole). Shared by the widgets.
 
-Numbers follow `screen_analysis.numbers` (the one rule for the app, the report and the
-command line); `format_score` and `DASH` are re-exported here for the widgets.
+Numbers, times, ages and cuts to a width are the words of every surface, in
+`screen_analysis.numbers` and `screen_analysis.words` (the one rule for the app, the report,
+the gate and the command line).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len
 from textual.content import Content
 from textual.css.styles import RulesMap
 from textual.strip import Strip
@@ -19,8 +19,7 @@ from textual.style import Style
 from textual.visual import RenderOptions, Visual
 
 from screen_analysis.api.models import AnalysisStatus
-from screen_analysis.numbers import DASH as DASH
-from screen_analysis.numbers import format_score as format_score
+from screen_analysis.numbers import DASH
 from screen_analysis.safe_text import clean
 
 # Glyph and word together, so a status reads without colour.
@@ -38,6 +37,7 @@ SHORT_STATUS_WORDS: dict[AnalysisStatus, str] = {
     AnalysisStatus.FAILED: "fail",
 }
 UNKNOWN_GLYPH = "?"
+STALE = "~"  # before a total that may be out of date (readable without colour)
 
 
 def status_glyph(status: AnalysisStatus | str | None) -> str:
@@ -71,90 +71,6 @@ def status_class(status: AnalysisStatus | str | None) -> str:
 def now_utc() -> datetime:
     """The real clock; widgets take a clock so snapshots can fix it."""
     return datetime.now(UTC)
-
-
-def relative_time(when: datetime | None, now: datetime) -> str:
-    """`when` relative to `now`: "just now", "5m ago", "3h ago", "2d ago", else a local date."""
-    if when is None:
-        return DASH
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    seconds = (now - when).total_seconds()
-    if seconds < 0:
-        return local_time(when)
-    if seconds < 45:
-        return "just now"
-    if seconds < 3600:
-        return f"{round(seconds / 60) or 1}m ago"
-    if seconds < 86400:
-        return f"{int(seconds // 3600)}h ago"
-    if seconds < 30 * 86400:
-        return f"{int(seconds // 86400)}d ago"
-    return when.astimezone().strftime("%Y-%m-%d")
-
-
-def short_age(when: datetime | None, now: datetime) -> str:
-    """How long ago, in at most four cells: "now", "5m", "3h", "2d", "4mo", "2y"."""
-    if when is None:
-        return DASH
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    seconds = (now - when).total_seconds()
-    if seconds < 45:
-        return "now"  # also a time ahead of the clock: a skew of the server's clock
-    if seconds < 3600:
-        return f"{round(seconds / 60) or 1}m"
-    if seconds < 86400:
-        return f"{int(seconds // 3600)}h"
-    days = int(seconds // 86400)
-    if days < 30:
-        return f"{days}d"
-    if days < 365:
-        return f"{days // 30}mo"
-    return f"{min(days // 365, 99)}y"
-
-
-def local_time(when: datetime | None) -> str:
-    """An absolute local time, to the minute, with the zone."""
-    if when is None:
-        return DASH
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return when.astimezone().strftime("%Y-%m-%d %H:%M %Z").strip()
-
-
-def middle_ellipsis(text: str, cells: int) -> str:
-    """`text` in at most `cells` cells: a long token (an id, an address) keeps its start
-    and its end, the middle cut with `…`, so it is never wrapped mid-token."""
-    if cell_len(text) <= cells:
-        return text
-    if cells <= 1:
-        return "…"[:cells]
-    keep = cells - 1
-    head_cells = (keep + 1) // 2
-    head, used = "", 0
-    for char in text:
-        if used + cell_len(char) > head_cells:
-            break
-        head += char
-        used += cell_len(char)
-    tail, used_tail = "", 0
-    for char in reversed(text):
-        if used + used_tail + cell_len(char) > keep:
-            break
-        tail = char + tail
-        used_tail += cell_len(char)
-    return head + "…" + tail
-
-
-def end_ellipsis(text: str, cells: int) -> str:
-    """`text` in at most `cells` cells, cut at the end with `…` (a name: its start is what
-    a reader knows it by)."""
-    if cell_len(text) <= cells:
-        return text
-    if cells <= 1:
-        return "…"[:cells]
-    return set_cell_size(text, cells - 1).rstrip() + "…"
 
 
 MIN_HANGING_CELLS = 8  # narrower than this beside the marker, lines wrap from the edge

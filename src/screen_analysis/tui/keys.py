@@ -9,14 +9,31 @@ one message at start, and those entries are left out (their defaults stay).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import NamedTuple
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from textual.binding import Binding, BindingsMap, BindingType
 from textual.dom import DOMNode
 from textual.keys import Keys, format_key, key_to_character
+from textual.screen import Screen
 
 MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
 _NAMED_KEYS = frozenset(key.value for key in Keys)
+
+# Ranks in the key bar: when not every key fits, the higher ranks stay.
+IN_SIGHT = 3  # at every width: the way back to a pane folded out of sight
+SHOWN = 2  # what a demo is made of: open an analysis, its image, the overview, compare
+HANDY = 1  # find, reload
+
+
+@dataclass(frozen=True)
+class RankedBinding(Binding):
+    """A binding with its rank in the key bar (a plain `Binding` ranks 0): when not every
+    key fits, the bar keeps the higher ranks, each in its declared place. Textual's copies
+    of a binding (its active bindings) drop the rank: the bar reads it where the binding
+    is declared, as it reads the order (`declared_ranks`)."""
+
+    rank: int = 0
 
 
 class KeyHelp(NamedTuple):
@@ -125,6 +142,11 @@ def declared_order(bindings: Sequence[BindingType]) -> dict[str, int]:
     return order
 
 
+def declared_ranks(bindings: Sequence[BindingType]) -> dict[str, int]:
+    """Each ranked binding's rank in the key bar by `binding_name` (others rank 0)."""
+    return {binding_name(b): b.rank for b in bindings if isinstance(b, RankedBinding)}
+
+
 def declared_bindings(node: DOMNode, *, package: str = "") -> list[BindingType]:
     """The BINDINGS the node's class and its bases declare, bases first (as Textual merges
     them); with `package`, only those of classes in it (not Textual's own, such as a
@@ -135,3 +157,16 @@ def declared_bindings(node: DOMNode, *, package: str = "") -> list[BindingType]:
         if cls.__module__.startswith(package)
         for binding in vars(cls).get("BINDINGS", ())
     ]
+
+
+def bound_keys(screen: Screen[Any], ids: Iterable[str]) -> dict[str, str]:
+    """The key each of `ids` is bound to on `screen` now, as the key bar shows it (the
+    keymap applied; the first key of a binding with several), for words that name keys
+    ("r retry", "i full screen"); ids not bound there, or disabled, are left out."""
+    wanted = set(ids)
+    found: dict[str, str] = {}
+    for active in screen.active_bindings.values():
+        binding = active.binding
+        if binding.id in wanted and active.enabled and binding.id not in found:
+            found[binding.id] = screen.app.get_key_display(binding)
+    return found

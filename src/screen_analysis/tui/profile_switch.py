@@ -100,7 +100,7 @@ class ProfileSwitcher:
                 self._ask_key(settings, found.base_url, "The server refused the stored key.")
                 return
             detail = network_problem(exc.error, found)
-            self._say(detail or f"{shown}: {describe_error(exc.error)}")
+            self._say(detail or describe_error(exc.error, prefix=shown))
             return
         await self._app.browse(found, settings)
 

@@ -69,7 +69,7 @@ class SignIn:
         try:
             await check_key(connection, self._make_client)
         except KeyCheckError as exc:
-            raise SignInError(failure_words(exc.error, connection.api_key, connection)) from None
+            raise SignInError(sign_in_failure(exc.error, connection.api_key, connection)) from None
 
     async def store(self, connection: Connection) -> tuple[Connection, str]:
         """Keep a checked key: the connection to go on with, and a note when the key could
@@ -93,7 +93,7 @@ class SignIn:
         return connection, " ".join(notes)
 
 
-def failure_words(
+def sign_in_failure(
     error: BaseException, api_key: SecretStr | str, connection: Connection | None = None
 ) -> str:
     """A sign-in failure as the line under the form: explained by the one `explain` (for

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len
 
 from screen_analysis.gate import LOWEST_SHOWN, GateResult, Offender, Verdict, WaitState
-from screen_analysis.gate.evaluate import compared, format_tenths
+from screen_analysis.gate.evaluate import compared
 from screen_analysis.gate.measure import Scores
-from screen_analysis.numbers import count_of, format_count, format_score
+from screen_analysis.numbers import count_of, format_count, format_score, format_tenths, with_minus
 from screen_analysis.safe_text import clean
+from screen_analysis.words import fit_cell
 
 VERDICT_WIDTH = 8
 VALUE_WIDTH = 13  # "rose 11.5 pts"
@@ -26,15 +27,6 @@ THRESHOLD_WIDTH = 10  # "≤ 12.5 pts"
 NAME_WIDTH = 34
 LEAD = "lowest: "  # before the first analysis named under a failed assertion
 MIN_LABEL = 12  # cells a label keeps before the line is cut at the width
-
-
-def fit(text: str, width: int) -> str:
-    """`text` cut (with an ellipsis) or padded to exactly `width` cells."""
-    if width <= 0:
-        return ""
-    if cell_len(text) > width:
-        text = set_cell_size(text, width - 1) + "…"
-    return set_cell_size(text, width)
 
 
 def verdict_word(verdict: Verdict) -> str:
@@ -70,7 +62,7 @@ def _offender_cells(offender: Offender) -> tuple[str, str, str]:
     value = format_score(offender.value) if offender.value is not None else "failed"
     note = f" — {clean(offender.note)}" if offender.note else ""
     return (
-        value.replace("-", "−"),
+        with_minus(value),
         (clean(offender.label) or "(no label)") + note,
         clean(offender.id),
     )
@@ -89,7 +81,7 @@ def offender_lines(offenders: Sequence[Offender], width: int | None = None) -> l
         id_w = max(cell_len(ident) for _, _, ident in cells)
         label_w = max(MIN_LABEL, min(label_w, width - value_w - id_w - 4))
     return [
-        " " * (value_w - cell_len(value)) + f"{value}  {fit(label, label_w)}  {ident}"
+        f"{fit_cell(value, value_w, right=True)}  {fit_cell(label, label_w)}  {ident}"
         for value, label, ident in cells
     ]
 
@@ -138,17 +130,17 @@ def render_table(result: GateResult, width: int = 100, height: int | None = None
         if verdict.passed:
             continue
         if verdict.value is None:
-            lines.append(fit(indent + clean(verdict.detail), width).rstrip())
+            lines.append(fit_cell(indent + clean(verdict.detail), width).rstrip())
         for index, offender in enumerate(verdict.worst[:shown]):
             lead = ("lowest: " if offender.value is not None else "latest: ") if index == 0 else ""
-            lines.append(fit(indent + f"{lead:{len(LEAD)}}" + next(aligned), width).rstrip())
+            lines.append(fit_cell(indent + f"{lead:{len(LEAD)}}" + next(aligned), width).rstrip())
     lines += ["Note: " + clean(note) for note in result.notes]
     return "\n".join(lines) + "\n"
 
 
 def _row(cells: tuple[str, ...], widths: tuple[int, ...], width: int, tail: str = "") -> str:
-    text = "  " + " ".join(fit(cell, w) for cell, w in zip(cells, widths, strict=True))
-    return fit(text + ("  " + tail if tail else ""), width).rstrip()
+    text = "  " + " ".join(fit_cell(cell, w) for cell, w in zip(cells, widths, strict=True))
+    return fit_cell(text + ("  " + tail if tail else ""), width).rstrip()
 
 
 def _mean(value: float | None) -> str:
@@ -161,11 +153,19 @@ def analyses(count: int) -> str:
 
 
 def timeout_message(state: WaitState) -> str:
-    """ "timed out after 600 s: 3 analyses still being scored (1 pending, 2 processing)"."""
-    text = (
-        f"timed out after {state.timeout:g} s: {analyses(state.waiting)} still being scored "
-        f"({format_count(state.pending)} pending, {format_count(state.processing)} processing)"
-    )
+    """ "timed out after 600 s: 3 analyses still being scored (1 pending, 2 processing)",
+    and where a poll the deadline cut off stood."""
+    waited = f"timed out after {state.timeout:g} s"
+    if state.finished_rounds:
+        text = (
+            f"{waited}: {analyses(state.waiting)} still being scored "
+            f"({format_count(state.pending)} pending, "
+            f"{format_count(state.processing)} processing)"
+        )
+    else:
+        text = f"{waited} before a poll of the analyses in flight finished"
+    if state.cut_short:
+        text += f"; the last poll was cut off at the deadline, reading {state.cut_short}"
     if state.failed_round:
         text += f"; the last poll failed: {clean(state.failed_round)}"
     return text

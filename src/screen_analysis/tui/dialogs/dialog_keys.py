@@ -2,7 +2,8 @@
 app lists them in help and checks `[keymap]` against them without importing the dialogs.
 
 A choice dialog's answers are not bindings: each question brings its own (`Choice.key`),
-shown on its button.
+shown on its button. Esc and q close a dialog (as they go back from a screen), except where
+q is typed into a field.
 """
 
 from __future__ import annotations
@@ -21,13 +22,17 @@ PROMPT_KEYS: list[BindingType] = [
 
 CHOICE_KEYS: list[BindingType] = [
     Binding(
-        "escape", "cancel", "Cancel", tooltip="Close a choice without choosing", id="choice-cancel"
+        "escape,q",
+        "cancel",
+        "Cancel",
+        tooltip="Close a choice without choosing",
+        id="choice-cancel",
     ),
 ]
 
 PROGRESS_KEYS: list[BindingType] = [
     Binding(
-        "escape",
+        "escape,q",
         "cancel",
         "Cancel",
         tooltip="Stop an export (nothing is written)",
@@ -51,7 +56,7 @@ ERROR_KEYS: list[BindingType] = [
         tooltip="Connect to another server",
         id="error-connect",
     ),
-    Binding("escape", "choose('close')", "Close", tooltip="Close the error", id="error-close"),
+    Binding("escape,q", "choose('close')", "Close", tooltip="Close the error", id="error-close"),
 ]
 
 URL_KEYS: list[BindingType] = [

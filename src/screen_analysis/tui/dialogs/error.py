@@ -18,6 +18,7 @@ from textual.widgets import Static
 from screen_analysis.problems import Problem
 from screen_analysis.tui.dialogs.dialog_keys import ERROR_KEYS
 from screen_analysis.tui.dialogs.frame import DialogFrame
+from screen_analysis.tui.keys import bound_keys
 from screen_analysis.tui.widgets.key_bar import KeyBar
 
 KEY_WORDS = {  # what each key does, as the dialog's last line says it
@@ -29,8 +30,8 @@ KEY_WORDS = {  # what each key does, as the dialog's last line says it
 
 
 class ErrorScreen(ModalScreen[str]):
-    """Dismissed with "retry", "demo", "connect" or "close" (a modal: the app's own keys, q
-    among them, wait behind it)."""
+    """Dismissed with "retry", "demo", "connect" or "close" (a modal: the app's own keys wait
+    behind it; q closes it, as Esc does, rather than quitting)."""
 
     BINDINGS: ClassVar[list[BindingType]] = ERROR_KEYS
 
@@ -70,12 +71,10 @@ class ErrorScreen(ModalScreen[str]):
 
     def keys_line(self) -> str:
         """The keys that work here, as remapped: "r retry · d start the demo · …"."""
-        words: dict[str, str] = {}
-        for active in self.active_bindings.values():
-            binding = active.binding
-            if binding.id in KEY_WORDS and active.enabled and binding.id not in words:
-                words[binding.id] = f"{self.app.get_key_display(binding)} {KEY_WORDS[binding.id]}"
-        return " · ".join(words[name] for name in KEY_WORDS if name in words)
+        keys = bound_keys(self, KEY_WORDS)
+        return " · ".join(
+            f"{keys[name]} {words}" for name, words in KEY_WORDS.items() if name in keys
+        )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The demo's key works (and shows) only when the demo is offered."""

@@ -49,10 +49,11 @@ def chosen_path(text: str) -> Path:
     return path if path.is_absolute() else Path.cwd() / path
 
 
-def failure_words(path: Path, error: BaseException) -> str:
+def not_written(path: Path, error: BaseException) -> str:
     """Why `path` was not written, in `explain`'s words, the file named once."""
-    named, said = clean(str(path)), explain(error).line()
-    return f"Nothing was written: {said}" if named in said else f"{named} was not written: {said}"
+    named, problem = clean(str(path)), explain(error)
+    said = "Nothing was written" if named in problem.line() else f"{named} was not written"
+    return problem.line(prefix=said)
 
 
 async def save_file(host: SaveHost, prompt: Prompt, suggested: Path, prepare: Prepare) -> None:
@@ -82,6 +83,6 @@ async def save_file(host: SaveHost, prompt: Prompt, suggested: Path, prepare: Pr
     except FileExistsError:
         host.say(f"{clean(str(path))} appeared meanwhile and was kept; nothing was written.")
     except (OSError, ScreenAnalysisError) as exc:
-        host.say(failure_words(path, exc), "error")
+        host.say(not_written(path, exc), "error")
     else:
         host.say(done)

@@ -15,79 +15,32 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
-from typing import NamedTuple
 
 from screen_analysis.api.current import CurrentClient
-from screen_analysis.api.describe import describe_error
-from screen_analysis.api.errors import BadRequestError, PaginationLoopError
+from screen_analysis.api.describe import describe_error, retry_can_help
+from screen_analysis.api.errors import BadRequestError, EmptyPagesError
 from screen_analysis.api.models import AnalysisItem, AnalysisPage, Project
-from screen_analysis.api.pagination import FetchPage, PageIterator, SeenIds
+from screen_analysis.api.oddities import ListingNotes
+from screen_analysis.api.pagination import EmptyRun
 from screen_analysis.cache import LocalCache
 from screen_analysis.tui.feed.kept import KeptCache, KeyTrust
+from screen_analysis.tui.feed.paging import (
+    Accepted,
+    Listing,
+    PageBatch,
+    PageLoad,
+    Paging,
+    Refreshed,
+)
 from screen_analysis.tui.feed.refresh import (
     RefreshJob,
     RefreshResult,
     newer_than,
     page_to_ask_again,
 )
+from screen_analysis.tui.feed.totals import Totals, fetch_totals
 from screen_analysis.tui.feed.views import PAGE_SIZE, ViewKey
-
-
-class Listing:
-    """The pages of one view asked so far, for one generation (a reload starts another)."""
-
-    def __init__(self, fetch: FetchPage, key: ViewKey) -> None:
-        """Walk `key`'s pages with `fetch` (which asks the feed's current client)."""
-        self.key = key
-        self.seen = SeenIds()
-        self.cursors: list[str | None] = []  # the `after` each loaded page was asked with
-        self._pages = PageIterator(fetch)
-
-    @property
-    def has_more(self) -> bool:
-        """Whether a next page remains (False at the end and once a loop was found)."""
-        return self._pages.has_next_page and self._pages.loop_error is None
-
-    @property
-    def loop_error(self) -> PaginationLoopError | None:
-        """The cursor loop the last page showed, if any: paging stops there."""
-        return self._pages.loop_error
-
-    async def next_page(self) -> tuple[AnalysisPage, list[AnalysisItem]]:
-        """Fetch the next page; its rows not seen before. A failure changes nothing, so the
-        same page can be asked again."""
-        after = self._pages.next_cursor
-        page = await anext(self._pages)
-        self.cursors.append(after)
-        return page, self.seen.fresh(page.items, len(self.cursors) - 1)
-
-    def cursor_of(self, analysis_id: str) -> tuple[int, str | None] | None:
-        """The page number an analysis was loaded on and the cursor that page was asked with."""
-        number = self.seen.page_of(analysis_id)
-        if number is None or number >= len(self.cursors):
-            return None
-        return number, self.cursors[number]
-
-
-class PageLoad(NamedTuple):
-    """One load of one generation of a view: the next page, or (`replace`) the view from
-    the top, following cursors until at least `fill_to` rows arrived."""
-
-    generation: int
-    key: ViewKey
-    listing: Listing
-    replace: bool = False
-    fill_to: int = 0
-
-
-class PageBatch(NamedTuple):
-    """What one load brought: new rows (already de-duplicated), the total, where it ended."""
-
-    load: PageLoad
-    items: list[AnalysisItem]
-    total: int | None
-    done: bool
-    loop_error: PaginationLoopError | None = None
+from screen_analysis.words import capitalised
 
 
 @contextlib.asynccontextmanager
@@ -102,26 +55,6 @@ async def _first_failure() -> AsyncIterator[None]:
 
 RELOAD_MAX_ROWS = 2000  # a reload brings back at most this many rows; paging goes on from there
 PROJECT_FETCHES_AT_ONCE = 4
-
-
-class Accepted(NamedTuple):
-    """Rows to show after a batch: all rows (`replace`) or rows to append."""
-
-    items: list[AnalysisItem]
-    replace: bool
-
-
-class Refreshed(NamedTuple):
-    """What a refresh changes: rows that arrived on top, rows to update in place, whether
-    the view's total moved, whether the server refused the old cursor of the page asked
-    again, and whether more rows arrived than one page holds (`gap`: the rows between the
-    new first page and the loaded ones are unknown, so the view is reloaded)."""
-
-    arrived: list[AnalysisItem]
-    rows: list[AnalysisItem]
-    total_changed: bool
-    cursor_refused: bool
-    gap: bool = False
 
 
 class Feed:
@@ -145,6 +78,8 @@ class Feed:
         self.view = ViewKey()
         self.generation = 0
         self.total: int | None = None
+        self.total_unknown = False  # the server's last total was no count: shown as "?"
+        self.notes = ListingNotes()  # what the view's answers said that was odd, told once
         self.loaded = 0
         self.done = False
         self.started = False
@@ -159,8 +94,10 @@ class Feed:
 
     def open(self, key: ViewKey) -> PageLoad:
         """Switch to `key` (a new generation) and ask for its first page."""
+        if key != self.view or not self.started:  # the same view again: said once already
+            self.notes = ListingNotes(key.project_id, key.status)
         self.view = key
-        self.total = None
+        self.total, self.total_unknown = None, False
         return self._begin(fill_to=0)
 
     def reload(self) -> PageLoad:
@@ -209,7 +146,7 @@ class Feed:
         failed = self.failed
         if failed is None:
             return None
-        if failed.replace:
+        if failed.replace and not isinstance(self.error, EmptyPagesError):
             return self._begin(failed.fill_to)
         self.failed = None
         self.error = None
@@ -217,17 +154,29 @@ class Feed:
         return failed
 
     async def load(self, load: PageLoad) -> PageBatch:
-        """Fetch what `load` asks for (run in a worker)."""
+        """Fetch what `load` asks for (run in a worker): pages until at least one new row
+        came (a reload: `fill_to` rows), or the end. Pages that bring nothing while saying
+        more exist are read on, up to `EmptyRun`'s bound: then EmptyPagesError, unless
+        rows came before it (`retry` goes on from there)."""
         listing = load.listing
-        fill_to = min(load.fill_to, RELOAD_MAX_ROWS)
+        need = max(min(load.fill_to, RELOAD_MAX_ROWS), 1) if load.replace else 1
         items: list[AnalysisItem] = []
+        empty = EmptyRun()
         while True:
             page, fresh = await listing.next_page()
             items.extend(fresh)
-            if not load.replace or not listing.has_more or len(items) >= fill_to:
+            if not listing.has_more or len(items) >= need:
+                break
+            try:
+                empty.page(len(fresh), len(page.items), listing.next_cursor, None)
+            except EmptyPagesError:
+                if not items:
+                    raise
                 break
         done = not listing.has_more
-        return PageBatch(load, items, page.total, done, listing.loop_error)
+        return PageBatch(
+            load, items, page.total, done, listing.loop_error, page.odd_total, page.odd_cursor
+        )
 
     def accept(self, batch: PageBatch) -> Accepted | None:
         """Take a batch's rows; None when it belongs to an older generation (dropped)."""
@@ -240,8 +189,9 @@ class Feed:
             self.loaded = 0
             self._newest = batch.items[0] if batch.items else None
         self.loaded += len(batch.items)
-        if batch.total is not None:
-            self.total = batch.total
+        if batch.total is not None or batch.odd_total is not None:
+            self.total, self.total_unknown = batch.total, batch.total is None
+        notes = (*self.notes.page(batch, cursor=False), *self.notes.new_rows(batch.items))
         self.done = batch.done
         if self.cache is not None:
             key = load.key
@@ -253,7 +203,7 @@ class Feed:
                 self.cache.store_totals(key.project_id, {key.status: batch.total})
         if batch.loop_error is not None:
             self.error = batch.loop_error
-        return Accepted(batch.items, load.replace)
+        return Accepted(batch.items, load.replace, notes)
 
     def fail(self, load: PageLoad, error: BaseException) -> bool:
         """Record a failure; False when it belongs to an older generation (ignored)."""
@@ -282,32 +232,35 @@ class Feed:
         failed = self.failed
         return isinstance(self.error, BadRequestError) and failed is not None and not failed.replace
 
-    def paging_state(self) -> tuple[str, str]:
-        """What the status line says of paging: idle, loading, end or error, and the error's
-        words ("Couldn't load more: HTTP 503: …")."""
-        if self.error is None:
-            return "loading" if self.loading else "end" if self.done else "idle", ""
-        if self.failed is None:
-            prefix = "Paging stopped"  # the server repeated a cursor
-        elif self.cursor_refused:
-            prefix = "Page cursor refused, r restarts from the top"
-        else:
-            prefix = "Couldn't load" if self.failed.replace else "Couldn't load more"
-        return "error", prefix + ": " + describe_error(self.error)
+    def paging_state(self) -> Paging:
+        """What the status line says of paging: idle, loading, end, error or stopped, the
+        error's words ("Couldn't load more: HTTP 503: …") and what `r` does then."""
+        error = self.error
+        if error is None:
+            return Paging("loading" if self.loading else "end" if self.done else "idle")
+        if self.loading:
+            return Paging("loading")  # `r` was pressed: what failed is being asked again
+        words = describe_error(error)
+        if isinstance(error, EmptyPagesError):
+            return Paging("stopped", capitalised(words), "read on")
+        if self.failed is None:  # the server repeated a cursor, or sent one that cannot be read
+            return Paging(
+                "error", describe_error(error, prefix="Paging stopped"), "reload from the top"
+            )
+        if self.cursor_refused:
+            restart = "restart the listing from the top"
+            return Paging("error", describe_error(error, prefix="Page cursor refused"), restart)
+        prefix = "Couldn't load" if self.failed.replace else "Couldn't load more"
+        again = "retry" if retry_can_help(error) else "ask again"
+        return Paging("error", describe_error(error, prefix=prefix), again)
 
     # Totals per status (the status filter's source)
 
-    async def fetch_totals(self, keys: Sequence[ViewKey]) -> dict[ViewKey, int]:
-        """The total of each key, from a limit=1 request each (run in a worker)."""
-        async with self.kept.told(), _first_failure(), asyncio.TaskGroup() as group:
-            tasks = {key: group.create_task(self._first(key, limit=1)) for key in keys}
-        found = {key: task.result().total for key, task in tasks.items()}
-        totals = {key: total for key, total in found.items() if total is not None}
-        if self.cache is not None:
-            for project_id in {key.project_id for key in totals}:
-                mine = {k.status: t for k, t in totals.items() if k.project_id == project_id}
-                self.cache.store_totals(project_id, mine)
-        return totals
+    async def fetch_totals(self, keys: Sequence[ViewKey]) -> Totals:
+        """The total of each key, from a limit=1 request each living or dying on its own
+        (`totals.fetch_totals`; run in a worker)."""
+        async with self.kept.told():
+            return await fetch_totals(lambda key: self._first(key, limit=1), keys, self.cache)
 
     # Auto-refresh
 
@@ -324,7 +277,7 @@ class Feed:
         rows, refused = again.result() if again is not None else ((), False)
         page = top.result()
         more = page.next_cursor is not None
-        return RefreshResult(job, page.items, page.total, rows, refused, more)
+        return RefreshResult(job, page.items, page.total, rows, refused, more, page.odd_total)
 
     async def _again(self, job: RefreshJob) -> tuple[Sequence[AnalysisItem], bool]:
         try:
@@ -354,9 +307,11 @@ class Feed:
             if arrived:
                 self._newest = arrived[0]
                 self.loaded += len(arrived)
-        total_changed = result.total is not None and result.total != self.total
-        if result.total is not None:
-            self.total = result.total
+        total_changed = result.total != self.total and (
+            result.total is not None or result.odd_total is not None
+        )
+        if result.total is not None or result.odd_total is not None:
+            self.total, self.total_unknown = result.total, result.total is None
         if self.cache is not None:
             if arrived:
                 self.cache.store_arrivals(job.key.project_id, job.key.status, arrived, self.total)

@@ -25,6 +25,7 @@ from typing import Protocol, TypeVar
 from screen_analysis.api.errors import APIConnectionError, AuthenticationError
 from screen_analysis.api.models import Project
 from screen_analysis.cache import CachedView, LocalCache
+from screen_analysis.cache.rows import skipped_words
 from screen_analysis.tui.feed.views import ViewKey
 
 T = TypeVar("T")
@@ -154,6 +155,12 @@ class KeptCache:
     def still_open(self, epoch: int) -> bool:
         """Whether a read begun at `epoch` may be shown (no refusal since, and open)."""
         return epoch == self.epoch and self.state is not KeyState.REFUSED
+
+    @staticmethod
+    def skipped_note(view: CachedView) -> str | None:
+        """What to tell of the rows of `view` the cache could not read (left out); None
+        when every row was read."""
+        return skipped_words(view.skipped) if view.skipped else None
 
     # Reads (from a thread; nothing while shut)
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from screen_analysis.numbers import format_count
-from screen_analysis.tui.feed.feed import Accepted
+from screen_analysis.tui.feed.paging import Accepted
 from screen_analysis.tui.feed.source import PageSource
 
 LOAD_ALL_MAX_ROWS = 100_000

@@ -52,6 +52,7 @@ class RefreshResult(NamedTuple):
     again: Sequence[AnalysisItem] = ()
     cursor_refused: bool = False
     more: bool = False
+    odd_total: str | None = None  # why `total` is None: the server's was no count
 
     @property
     def rows(self) -> list[AnalysisItem]:

@@ -11,6 +11,9 @@ import math
 import time
 from collections.abc import Callable
 
+from screen_analysis.api.retry import backoff
+from screen_analysis.words import wait_words
+
 BACKOFF_CAP_S = 60.0
 HELD_WORDS = {"focus": "terminal not focused", "suspended": "suspended"}
 
@@ -54,7 +57,7 @@ class RefreshSchedule:
         """Seconds until the next refresh."""
         if self.failures == 0:
             return self.base_s
-        return min(math.ldexp(self.base_s, self.failures), max(self.cap_s, self.base_s))
+        return backoff(self.base_s, self.failures, max(self.cap_s, self.base_s))
 
     def succeeded(self) -> None:
         """A refresh worked: back to the configured interval."""
@@ -81,12 +84,14 @@ class RefreshSchedule:
         return before != self.enabled
 
     def label(self) -> str:
-        """What the status line says: "auto-refresh 5s", "paused", "retry in 20s", "off"."""
+        """What the status line says: "auto-refresh 5s", "paused", "refresh failed · retry
+        in 20 s", "off"."""
         if self.base_s <= 0:
             return "auto-refresh off"
         if self.paused:
             return "auto-refresh paused (p)"
         if self.held:
             return "auto-refresh waits (" + HELD_WORDS.get(min(self.held), min(self.held)) + ")"
-        seconds = f"{self.interval_s:g}s"
-        return f"refresh failed, retry in {seconds}" if self.failures else f"auto-refresh {seconds}"
+        if self.failures:
+            return "refresh failed · retry in " + wait_words(self.interval_s)
+        return f"auto-refresh {self.interval_s:g}s"

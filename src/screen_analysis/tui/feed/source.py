@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from screen_analysis.api.models import AnalysisItem
-from screen_analysis.tui.feed.feed import Accepted, PageBatch, PageLoad, Refreshed
 from screen_analysis.tui.feed.kept import KeptCache
+from screen_analysis.tui.feed.paging import Accepted, PageBatch, PageLoad, Paging, Refreshed
 from screen_analysis.tui.feed.refresh import RefreshJob, RefreshResult
 from screen_analysis.tui.feed.views import ViewKey
 
@@ -27,6 +27,10 @@ class PageSource(Protocol):
     @property
     def total(self) -> int | None:
         """The view's total as the server last said it."""
+
+    @property
+    def total_unknown(self) -> bool:
+        """Whether the server's last total was no count (shown as "?")."""
 
     @property
     def loaded(self) -> int:
@@ -83,8 +87,8 @@ class PageSource(Protocol):
     def cancelled(self, load: PageLoad) -> None:
         """A load's worker was cancelled."""
 
-    def paging_state(self) -> tuple[str, str]:
-        """What the status line says of paging, and the error's words."""
+    def paging_state(self) -> Paging:
+        """What the status line says of paging, the error's words and what `r` does."""
 
     def plan_refresh(self, visible: Sequence[AnalysisItem]) -> RefreshJob:
         """A refresh round of the view, given the rows on screen."""

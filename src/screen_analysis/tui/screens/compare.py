@@ -23,20 +23,15 @@ from textual.widgets import Static
 
 from screen_analysis.api.models import Analysis
 from screen_analysis.insight.compare import Comparison, compare
-from screen_analysis.safe_text import clean
-from screen_analysis.tui.formatting import (
-    DASH,
-    Fitted,
-    hanging,
-    local_time,
-    status_glyph,
-    status_word,
-)
+from screen_analysis.numbers import DASH
+from screen_analysis.safe_text import DISPLAY_LIMIT, TITLE_LIMIT, clean
+from screen_analysis.tui.formatting import Fitted, hanging, status_glyph, status_word
 from screen_analysis.tui.screens.screen_keys import COMPARE_KEYS
 from screen_analysis.tui.widgets.app_header import AppHeader
 from screen_analysis.tui.widgets.diff_table import DiffTable
 from screen_analysis.tui.widgets.key_bar import KeyBar
 from screen_analysis.tui.widgets.screen_image import ScreenImage
+from screen_analysis.words import local_time
 
 MIN_IMAGE_ROWS = 3
 MIN_ROWS_WITH_FEEDBACK = 10
@@ -48,7 +43,7 @@ ImageSlot = Callable[[Analysis], Widget]
 
 def address_slot(item: Analysis) -> Widget:
     """The slot without an image widget: the image's address, literally."""
-    text = clean(item.image_url) or "(no image address)"
+    text = clean(item.image_url, limit=DISPLAY_LIMIT) or "(no image address)"
     return Static(Content("Image: " + text), classes="image-address", markup=False)
 
 
@@ -61,7 +56,7 @@ def sentences(items: Sequence[str], empty: str) -> Content | Fitted:
     """Feedback sentences as a list, literally, each one's wrapped lines under its text."""
     if not items:
         return Content(empty)
-    texts = [clean(sentence) for sentence in items]
+    texts = [clean(sentence, limit=DISPLAY_LIMIT) for sentence in items]
     return Fitted(lambda width: [line for text in texts for line in hanging("• ", text, width)])
 
 
@@ -122,11 +117,11 @@ class CompareScreen(Screen[None]):
     async def _fill(self) -> None:
         result = self.comparison
         for key, item in (("a", result.a), ("b", result.b)):
-            title = f"{key.upper()} · {clean(item.label) or DASH}"
+            title = f"{key.upper()} · {clean(item.label, limit=TITLE_LIMIT) or DASH}"
             # Each part on a line of its own: a wrapped line never ends in a separator.
             meta = (
                 f"{status_glyph(item.status)} {status_word(item.status)} · "
-                f"{local_time(item.created_at)}\n{clean(item.id)}"
+                f"{local_time(item.created_at)}\n{clean(item.id, limit=DISPLAY_LIMIT)}"
             )
             self.query_one(f"#title-{key}", Static).update(Content(title))
             self.query_one(f"#meta-{key}", Static).update(Content(meta))

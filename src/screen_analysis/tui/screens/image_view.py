@@ -12,8 +12,9 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from screen_analysis.api.models import Analysis
-from screen_analysis.safe_text import clean
-from screen_analysis.tui.formatting import DASH, format_score, status_glyph, status_word
+from screen_analysis.numbers import DASH, format_score
+from screen_analysis.safe_text import DISPLAY_LIMIT, clean
+from screen_analysis.tui.formatting import status_glyph, status_word
 from screen_analysis.tui.screens.screen_keys import IMAGE_VIEW_KEYS
 from screen_analysis.tui.themes import low_colour
 from screen_analysis.tui.widgets import detail_text
@@ -57,7 +58,8 @@ class ImageView(Screen[None]):
         with Horizontal(id="image-view-body"):
             yield ScreenImage(self._previews, settle_s=0.0, id="image-view-image")
             with Vertical(id="image-view-side"):
-                yield Static(Content(clean(self.item.label) or "(no label)"), id="image-view-label")
+                label = clean(self.item.label, limit=DISPLAY_LIMIT) or "(no label)"
+                yield Static(Content(label), id="image-view-label")
                 yield Static(Content(self._score_line()), id="image-view-score")
                 yield DetailText(self._scores, id="image-view-scores")
         yield KeyBar()

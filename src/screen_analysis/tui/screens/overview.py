@@ -32,7 +32,7 @@ from textual.widgets import ProgressBar, Static
 
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.describe import describe_error
-from screen_analysis.api.errors import ScreenAnalysisError
+from screen_analysis.api.errors import EmptyPagesError, ScreenAnalysisError
 from screen_analysis.cache import LocalCache
 from screen_analysis.insight.aggregates import Overview, OverviewBuilder
 from screen_analysis.insight.collect import fill, project_names
@@ -49,6 +49,7 @@ from screen_analysis.tui.widgets.bar_rows import BarRows
 from screen_analysis.tui.widgets.column_chart import ColumnChart
 from screen_analysis.tui.widgets.key_bar import KeyBar
 from screen_analysis.tui.widgets.project_trends import ProjectTrends
+from screen_analysis.words import capitalised
 
 PAINT_EVERY_S = 0.5  # charts follow the walk at this pace; the progress line every page
 MIN_HISTOGRAM_ROWS = 4
@@ -184,8 +185,11 @@ class OverviewScreen(Screen[None]):
             nothing_read = self._builder is None or not self._builder.seen
             if self._cache is not None and unreachable(exc) and nothing_read:
                 await self._read_cache(self._cache, exc)
+            elif isinstance(exc, EmptyPagesError):  # its words say it stopped, and why
+                words = describe_error(exc)
+                self._stopped(capitalised(words))
             else:
-                self._stopped("Stopped: " + describe_error(exc))
+                self._stopped(describe_error(exc, prefix="Stopped"))
             return
         self._finish(builder.result())
 
@@ -197,7 +201,7 @@ class OverviewScreen(Screen[None]):
         self.query_one("#offline", Static).update(Content(line))
         self.add_class("-offline")
         if found is None:
-            self._stopped("Stopped: " + describe_error(error))
+            self._stopped(describe_error(error, prefix="Stopped"))
             return
         self.from_cache = found
         self.remove_class("-loading")
@@ -208,7 +212,7 @@ class OverviewScreen(Screen[None]):
         now = time.monotonic()
         if now - self._last_paint >= PAINT_EVERY_S:
             self._last_paint = now
-            self._show(builder.result(complete=False))
+            self._show(builder.result(complete=False), reading=True)
 
     def _show_progress(self, received: int, total: int | None) -> None:
         text = view.progress_text(received, total) + " · Esc stops"
@@ -233,10 +237,10 @@ class OverviewScreen(Screen[None]):
         else:
             self.remove_class("-loading")
 
-    def _show(self, overview: Overview) -> None:
-        """Draw every part of `overview`."""
+    def _show(self, overview: Overview, *, reading: bool = False) -> None:
+        """Draw every part of `overview` (`reading`: what was read so far, more to come)."""
         self.overview = overview
-        self.query_one("#summary", Static).update(view.summary(overview))
+        self.query_one("#summary", Static).update(view.summary(overview, reading=reading))
         statuses = self.query_one("#statuses", BarRows)
         statuses.empty_message = "No analyses in this view."
         statuses.rows = view.status_rows(overview)

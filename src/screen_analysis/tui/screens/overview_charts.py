@@ -11,13 +11,20 @@ from textual.content import Content
 from screen_analysis.insight.aggregates import HISTOGRAM_BINS, Overview
 from screen_analysis.insight.aggregates import weights_note as source_note
 from screen_analysis.insight.offline import KeptOverview
-from screen_analysis.numbers import DASH, count_of, format_count, format_mean, format_weights
-from screen_analysis.safe_text import clean
-from screen_analysis.tui.formatting import Fitted, flow, hanging, local_time
+from screen_analysis.numbers import (
+    DASH,
+    count_of,
+    format_count,
+    format_mean,
+    format_span,
+    format_weights,
+)
+from screen_analysis.safe_text import DISPLAY_LIMIT, clean
+from screen_analysis.tui.formatting import Fitted, flow, hanging
 from screen_analysis.tui.widgets.bar_rows import BarHeading, BarRow
 from screen_analysis.tui.widgets.column_chart import EMPTY_MESSAGE, ColumnData
 from screen_analysis.tui.widgets.score_bar import score_tier
-from screen_analysis.tui.widgets.table.offline import data_time
+from screen_analysis.words import clock_time, day_month, local_time, utc_date, utc_time
 
 _STATUS_TONES = {"pending", "processing", "completed", "failed"}
 
@@ -29,28 +36,33 @@ def progress_text(received: int, total: int | None) -> str:
 
 
 def offline_line(found: KeptOverview | None, project_id: str | None, now: datetime) -> str:
-    """The header of an overview the server could not be asked for: "offline — from the
-    local cache, data from 10:42; 150 analyses kept", or that the cache kept nothing."""
+    """The header of an overview the server could not be asked for, in the main view's
+    offline words: "offline · data from 10:42 · 150 analyses kept in the local cache · r
+    tries the server again", or that the cache kept nothing."""
     if found is None:
         scope = "this project" if project_id is not None else "any project"
-        return f"offline — the local cache holds no analyses of {scope}; r tries again"
-    when = f", data from {data_time(found.fetched_at, now)}" if found.fetched_at else ""
+        return f"offline · the local cache holds no analyses of {scope} · r tries again"
+    parts = ["offline"]
+    if found.fetched_at:
+        parts.append(f"data from {clock_time(found.fetched_at, now)}")
     kept = count_of(found.kept, "analysis", "analyses")
-    return f"offline — from the local cache{when}; {kept} kept · r tries the server again"
+    return " · ".join([*parts, f"{kept} kept in the local cache", "r tries the server again"])
 
 
 def report_source(found: KeptOverview) -> str:
     """Where a report of the cache's overview comes from, for its header."""
-    when = f" (data from {found.fetched_at:%Y-%m-%d %H:%M} UTC)" if found.fetched_at else ""
+    when = f" (data from {utc_time(found.fetched_at)})" if found.fetched_at else ""
     return f"From the local cache{when}; not read from the server"
 
 
-def summary_parts(overview: Overview) -> list[Content]:
-    """Scope, counts, average, weakest criterion, where weights come from, the dates."""
+def summary_parts(overview: Overview, *, reading: bool = False) -> list[Content]:
+    """Scope, counts, average, weakest criterion, where weights come from, the dates; an
+    incomplete overview says whether pages are still being read (`reading`) or the read
+    stopped early."""
     weakest = overview.weakest
     weak = f"{weakest.criterion.title} ({format_mean(weakest.mean)})" if weakest else DASH
     parts = [
-        Content.styled(clean(overview.scope), "bold"),
+        Content.styled(clean(overview.scope, limit=DISPLAY_LIMIT), "bold"),
         Content(f"{format_count(overview.seen)} analyses"),
         Content(
             f"average {format_mean(overview.avg_score)} ({format_count(overview.scored)} scored)"
@@ -61,16 +73,16 @@ def summary_parts(overview: Overview) -> list[Content]:
     if overview.mean_left_out():
         parts.append(Content(overview.mean_left_out() + " of the average"))
     if overview.first_at and overview.last_at:
-        parts.append(Content(f"{overview.first_at:%Y-%m-%d} to {overview.last_at:%Y-%m-%d}"))
+        parts.append(Content(f"{utc_date(overview.first_at)} to {utc_date(overview.last_at)}"))
     if not overview.complete:
-        parts.append(Content("stopped early (r loads again)"))
+        parts.append(Content("reading…" if reading else "stopped early (r loads again)"))
     return parts
 
 
-def summary(overview: Overview) -> Fitted:
+def summary(overview: Overview, *, reading: bool = False) -> Fitted:
     """The summary's parts joined by " · ", a part that does not fit moved whole to the next
     line (no line starts or ends with a separator)."""
-    parts = summary_parts(overview)
+    parts = summary_parts(overview, reading=reading)
     return Fitted(lambda width: flow(parts, width))
 
 
@@ -176,7 +188,7 @@ def timeline(overview: Overview, now: datetime) -> ColumnData:
     data covers only in part (the first, and one not over by `now`) are hatched."""
     points = overview.timeline.points
     # Every point offers its date; the chart shows those that fit without overlapping.
-    labels = tuple((index, point.start.strftime("%d %b")) for index, point in enumerate(points))
+    labels = tuple((index, day_month(point.start)) for index, point in enumerate(points))
     bottom, top = timeline_axis(overview)
     return ColumnData(
         tuple(point.mean for point in points),
@@ -201,7 +213,7 @@ def timeline_title(overview: Overview, now: datetime) -> str:
     if not scored:
         return f"Mean score per {timeline.unit}"
     bottom, top = timeline_axis(overview)
-    axis = f" (axis {bottom:.0f}–{top:.0f})" if (bottom, top) != (0.0, 100.0) else ""
+    axis = f" (axis {format_span(bottom, top)})" if (bottom, top) != (0.0, 100.0) else ""
     latest, partial = scored[-1]
     so_far = f", {timeline.unit} not over" if partial else ""
     return (
@@ -232,7 +244,7 @@ def feedback_lines(overview: Overview, limit: int = 6) -> Content | Fitted:
         return Content("No feedback in this view.")
     width = max(len(format_count(n)) for _, n in overview.feedback[:limit])
     items = [
-        (f"{format_count(n):>{width}} × ", clean(sentence))
+        (f"{format_count(n):>{width}} × ", clean(sentence, limit=DISPLAY_LIMIT))
         for sentence, n in overview.feedback[:limit]
     ]
     return Fitted(lambda cells: [line for item in items for line in hanging(*item, cells)])
@@ -245,7 +257,8 @@ def failure_lines(overview: Overview, limit: int = 5) -> Content | Fitted:
     items = [
         (
             f"{local_time(ref.created_at)}  ",
-            f"{clean(ref.label) or DASH}: {clean(ref.error_message) or DASH}",
+            f"{clean(ref.label, limit=DISPLAY_LIMIT) or DASH}: "
+            f"{clean(ref.error_message, limit=DISPLAY_LIMIT) or DASH}",
         )
         for ref in overview.failures[:limit]
     ]

@@ -1,13 +1,16 @@
 """The keys of the screens opened later (sign-in, welcome, image, overview, comparison,
 help, the report export), as data: light enough for the app to list in help and check
-`[keymap]` against without importing the screens (or the aggregates behind them)."""
+`[keymap]` against without importing the screens (or the aggregates behind them).
+
+One rule for going back, as in k9s and lazygit: on every screen opened over the main one,
+Esc and q go back (q quits only from the main screen); a field that takes text keeps q."""
 
 from __future__ import annotations
 
 from textual.binding import Binding, BindingType
 
 OVERVIEW_KEYS: list[BindingType] = [
-    Binding("escape", "back", "Back", tooltip="Stop reading, or go back", id="overview-back"),
+    Binding("escape,q", "back", "Back", tooltip="Stop reading, or go back", id="overview-back"),
     Binding("r", "reload", "Refresh", tooltip="Read every page again", id="overview-refresh"),
     Binding("e", "export", "Export", tooltip="Write this overview as a report", id="export"),
 ]
@@ -18,7 +21,7 @@ COMPARE_KEYS: list[BindingType] = [
 ]
 
 IMAGE_VIEW_KEYS: list[BindingType] = [
-    Binding("escape,i", "back", "Back", tooltip="Back to the analyses", id="image-view-back"),
+    Binding("escape,q,i", "back", "Back", tooltip="Back to the analyses", id="image-view-back"),
 ]
 
 LOGIN_KEYS: list[BindingType] = [

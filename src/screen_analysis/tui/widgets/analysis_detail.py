@@ -25,8 +25,9 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from screen_analysis.api.models import Analysis, AnalysisItem
-from screen_analysis.safe_text import clean
+from screen_analysis.safe_text import DISPLAY_LIMIT, clean
 from screen_analysis.state import LayoutPreferences
+from screen_analysis.tui.keys import bound_keys
 from screen_analysis.tui.project_book import KnownProject
 from screen_analysis.tui.themes import low_colour
 from screen_analysis.tui.widgets import detail_text
@@ -36,6 +37,8 @@ TITLE_MARGIN = 2  # the title's corner and spaces take this much of the pane's w
 WIDTH_STEP = 5  # percent of the screen per `<` or `>`
 WIDTHS = range(25, 65, WIDTH_STEP)  # the shares the pane may take, in percent
 DEFAULT_WIDTH = 40
+# The keys that show the image, by binding id, and what each does (under its address).
+IMAGE_KEYS = {"image": "full screen", "open-image": "in a browser", "copy-url": "copies the URL"}
 
 
 class DetailText(Widget):
@@ -95,6 +98,7 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
         self.project: KnownProject | None = None
         self.width_percent = DEFAULT_WIDTH
         self._applied: str | None = "unset"
+        self._keys: list[str] | None = None  # the image's keys, read again when bindings change
 
     def compose(self) -> ComposeResult:
         """Label and status, the scores, the image, the rest."""
@@ -108,6 +112,7 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
         screen's layout (below 120 columns the screen's style decides the width)."""
         self.query_one(ScreenImage).show(None)
         self.screen.screen_layout_refresh_signal.subscribe(self, lambda _s: self._apply_width())
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
         self._apply_width()
         if self._state_path is not None:
             self._read_width(self._state_path)
@@ -120,10 +125,18 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
         for text in self.query(DetailText):
             text.refresh(layout=True)
         self.query_one(ScreenImage).show(item if isinstance(item, Analysis) else None)
-        label = (clean(item.label) or "(no label)") if isinstance(item, Analysis) else ""
+        label = ""
+        if isinstance(item, Analysis):
+            label = clean(item.label, limit=DISPLAY_LIMIT) or "(no label)"
         self.border_title = Content(label or "Detail")
         if not same:
             self.scroll_home(animate=False)
+
+    def mark_offline(self, words: str) -> None:
+        """Say in the lower border that the server cannot be reached and how old what is
+        shown is ("offline · data from 15:47"): at 80×24 the detail hides the status line
+        that says so. "" takes the words away."""
+        self.border_subtitle = Content(words)
 
     # Width
 
@@ -139,8 +152,15 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
             self._remember_width(self._preferences, wanted)
 
     def on_unmount(self) -> None:
-        """Stop following the screen's layout."""
+        """Stop following the screen's layout and its bindings."""
         self.screen.screen_layout_refresh_signal.unsubscribe(self)
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, _screen: object) -> None:
+        """The keys that show the image are read again at the next paint (a remap, focus)."""
+        if self._keys is not None:
+            self._keys = None
+            self.query_one("#detail-body", DetailText).refresh(layout=True)
 
     def _apply_width(self) -> None:
         width = None if self.screen.has_class("-narrow") else f"{self.width_percent}%"
@@ -187,4 +207,17 @@ class AnalysisDetail(VerticalScroll, can_focus=True):
         return detail_text.scores(self.item, self.project, width, textured=textured)
 
     def _rest(self, width: int) -> Content:
-        return detail_text.rest(self.item, self.project, self._address(), width)
+        if self._keys is None:
+            self._keys = self._image_keys()
+        return detail_text.rest(self.item, self.project, self._address(), width, self._keys)
+
+    def _image_keys(self) -> list[str]:
+        """How to see the image, with the keys bound now: "i full screen", "o in a
+        browser", "Y copies the URL" (full screen only when images are drawn)."""
+        keys = bound_keys(self.screen, IMAGE_KEYS)
+        drawn = self._previews is not None and self._previews.graphics.enabled
+        return [
+            f"{keys[name]} {words}"
+            for name, words in IMAGE_KEYS.items()
+            if name in keys and (drawn or name != "image")
+        ]

@@ -3,8 +3,9 @@ rows have one, a second number in a column of its own (a criterion's weight).
 
 Reads without colour: the bar's length and the numbers say it all (in 16 colours and under
 NO_COLOR a score's bar is also shaded by its tier); colours come from the theme through
-component classes. Labels are shown literally (never parsed as markup). The
-numbers are right-aligned in their columns; an optional heading names the columns.
+component classes. Labels are shown literally (never parsed as markup) and cut to their
+column in terminal cells (a wide character takes two). The numbers are right-aligned in
+their columns; an optional heading names the columns.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from screen_analysis.safe_text import clean
+from screen_analysis.safe_text import DISPLAY_LIMIT, clean
 from screen_analysis.tui.themes import low_colour
 from screen_analysis.tui.widgets.score_bar import PLAIN_TEXTURE, bar_cells, score_tier, texture
+from screen_analysis.words import fit_cell
 
 EMPTY_MESSAGE = "No completed analyses in this view."
 SCORE_TONES = frozenset({"good", "fair", "poor", "weak"})  # rows whose value is a score
@@ -141,9 +143,7 @@ class BarRows(Widget):
             lines.append(Content.styled(text.rstrip(), self.get_visual_style("bar-rows--heading")))
         for row in rows:
             tone = f"bar-rows--{row.tone}" if row.tone in self.TONES else "bar-rows--bar"
-            label = clean(row.label)
-            if len(label) > label_width:
-                label = label[: label_width - 1] + "…"
+            label = fit_cell(clean(row.label, limit=DISPLAY_LIMIT), label_width)
             percent = None if row.value is None or row.scale <= 0 else row.value / row.scale * 100
             fill = None
             if textured:
@@ -154,7 +154,7 @@ class BarRows(Widget):
             extra = " " * 2 + row.extra.rjust(extra_width) if extra_width else ""
             lines.append(
                 Content.assemble(
-                    (label.ljust(label_width) + " ", label_style),
+                    (label + " ", label_style),
                     *(Content.styled(text, style) for text, style in cells if text),
                     (" " + row.text.rjust(value_width) + extra, value_style),
                 )

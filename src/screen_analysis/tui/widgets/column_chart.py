@@ -21,7 +21,7 @@ from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from screen_analysis.numbers import format_count, nice_step
+from screen_analysis.numbers import axis_number, nice_step
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
 HATCH = "░"
@@ -52,25 +52,19 @@ class ColumnData:
         return not any(value for value in self.values if value is not None)
 
 
-def _fmt(value: float) -> str:
-    if value >= 10_000:
-        return f"{value / 1000:.0f}k"
-    return format_count(round(value))
-
-
 def y_labels(bottom: float, top: float, height: int, *, whole: bool = False) -> dict[int, str]:
     """Round values on the axis, each by the row whose top edge is nearest to it, at least
     two rows apart and off the row above the axis line (which names the foot)."""
     span = top - bottom
     if span <= 0 or height < 1:
-        return {0: _fmt(top)}
+        return {0: axis_number(top)}
     step = nice_step(span, max(2, (height + 1) // 2), whole=whole)
     labels: dict[int, str] = {}
     k = math.floor(top / step + 1e-9)
     while (value := k * step) > bottom + 1e-9:
         row = round((top - value) / span * height)
         if row <= height - 2 and all(abs(row - other) >= 2 for other in labels):
-            labels[row] = _fmt(value)
+            labels[row] = axis_number(value)
         k -= 1
     return labels
 
@@ -134,7 +128,7 @@ class ColumnChart(Widget):
     def label_width(data: ColumnData) -> int:
         """Cells for the y labels: as wide as the widest ("100", "1,848")."""
         top = data.top * 2 if data.round_top else data.top  # room for a rounded-up top
-        return max(len(_fmt(top)), len(_fmt(data.bottom)), 1)
+        return max(len(axis_number(top)), len(axis_number(data.bottom)), 1)
 
     def column_layout(self, count: int, label_width: int = 3, end: int = 0) -> tuple[int, int]:
         """How wide each column is and how many of the last `count` values fit beside y
@@ -189,7 +183,7 @@ class ColumnChart(Widget):
                 cells.append(Content(" " * gap))
             lines.append(Content.assemble(*cells))
         foot = "┼" if bottom <= 0 else "≈"  # ≈: the axis is cut, its foot named beside it
-        foot_label = f"{_fmt(bottom):>{label_width}} {foot}"
+        foot_label = f"{axis_number(bottom):>{label_width}} {foot}"
         lines.append(Content.styled(foot_label + "─" * (width * shown), axis))
         x_axis = self._x_axis(data, skip, width, shown)
         lines.append(Content.styled(" " * (label_width + 2) + x_axis, axis))

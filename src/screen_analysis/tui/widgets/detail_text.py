@@ -7,28 +7,19 @@ edge, and never read as markup.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from urllib.parse import urlsplit
 
 from rich.cells import cell_len
 from textual.content import Content
 
 from screen_analysis.api.models import CRITERIA, Analysis, AnalysisItem, AnalysisStatus
-from screen_analysis.numbers import format_weights
-from screen_analysis.safe_text import clean
-from screen_analysis.tui.formatting import (
-    DASH,
-    end_ellipsis,
-    format_score,
-    hanging,
-    local_time,
-    middle_ellipsis,
-    status_class,
-    status_glyph,
-    status_word,
-)
+from screen_analysis.numbers import DASH, format_count, format_score, format_weights
+from screen_analysis.safe_text import DISPLAY_LIMIT, clean
+from screen_analysis.tui.formatting import hanging, status_class, status_glyph, status_word
 from screen_analysis.tui.project_book import KnownProject
 from screen_analysis.tui.widgets.score_bar import bar_cells, score_tier, texture
+from screen_analysis.words import end_ellipsis, local_time, middle_ellipsis
 
 NAME_CELLS = 18  # the longest title, "CTA effectiveness", and a space
 VALUE_CELLS = 5
@@ -49,7 +40,7 @@ NL = Content("\n")
 
 def weights_note(known: KnownProject | None) -> str:
     """Where the weights come from, in a line."""
-    if known is None or known.state == "loading":
+    if known is None or known.state in ("loading", "queued"):
         return "Weights: loading project…"
     if known.project is None:
         return "Weights: unknown (project not available)"
@@ -83,12 +74,16 @@ def head(item: AnalysisItem | None, *, with_label: bool = True) -> Content:
     if not isinstance(item, Analysis):
         message = "No analysis selected."
         if item is not None:
-            message = "This row could not be read: " + clean(item.reason)
+            message = "This row could not be read: " + clean(item.reason, limit=DISPLAY_LIMIT)
         return Content.styled(message, f"italic {MUTED}")
     status = Content.styled(status_text(item), f"$status-{status_class(item.status)}")
     if not with_label:
         return status
-    label = Content.styled(clean(item.label) or "(no label)", "bold $foreground")
+    shown = clean(item.label, limit=DISPLAY_LIMIT) or "(no label)"
+    label = Content.styled(shown, "bold $foreground")
+    note = cut_note(item.label)
+    if note:
+        return Content.assemble(label, NL, Content.styled(note, f"italic {MUTED}"), NL, status)
     return Content.assemble(label, NL, status)
 
 
@@ -96,6 +91,17 @@ def shown_value(value: object) -> str:
     """A criterion's value as its line shows it ("—" when it is not a number)."""
     score = number(value)
     return DASH if score is None else format_score(score)
+
+
+def cut_note(text: object) -> str:
+    """What a text cut for display leaves out ("" when it is whole): its length, since
+    a view shows `DISPLAY_LIMIT` characters of it (the export writes it whole)."""
+    if not isinstance(text, str) or len(text) <= DISPLAY_LIMIT:
+        return ""
+    return (
+        f"(the first {format_count(DISPLAY_LIMIT)} of {format_count(len(text))} characters; "
+        "an export has it whole)"
+    )
 
 
 def criterion_line(
@@ -171,23 +177,30 @@ def scores(
 
 
 def rest(
-    item: AnalysisItem | None, known: KnownProject | None, image_address: str, width: int
+    item: AnalysisItem | None,
+    known: KnownProject | None,
+    image_address: str,
+    width: int,
+    image_keys: Sequence[str] = (),
 ) -> Content:
     """Feedback (each sentence's lines hang under its text), error and details, in
-    sections; long values fit `width` (cut in the middle, never wrapped mid-token)."""
+    sections; long values fit `width` (cut in the middle, never wrapped mid-token). Under
+    the image's address, how to see it (`image_keys`: "i full screen", as bound now)."""
     if not isinstance(item, Analysis):
         if item is None or item.id is None:
             return Content("")
-        return _join([*_section("Details"), Content("ID  " + clean(item.id))])
+        return _join([*_section("Details"), Content("ID  " + clean(item.id, limit=DISPLAY_LIMIT))])
     lines: list[Content] = []
-    feedback = [clean(line) for line in item.feedback or [] if clean(line)]
+    sentences = (clean(line, limit=DISPLAY_LIMIT) for line in item.feedback or [])
+    feedback = [sentence for sentence in sentences if sentence]
     if feedback:
         lines += _section("Feedback")
         lines += [wrapped for line in feedback for wrapped in hanging("• ", line, width)]
     if item.error_message:
-        error = clean(item.error_message, single_line=False)
+        error = clean(item.error_message, single_line=False, limit=DISPLAY_LIMIT)
         lines += [*_section("Error"), Content.styled(error, "$status-failed")]
-    lines += [*_section("Details"), *map(Content, _details(item, known, image_address, width))]
+    details = _details(item, known, image_address, width, image_keys)
+    lines += [*_section("Details"), *map(Content, details)]
     return _join(lines)
 
 
@@ -210,7 +223,7 @@ def _scores(
         weights = known.project.default_criteria or {}
     documented = {c.value for c in CRITERIA}
     extra = [
-        Content(f"{clean(key)}: {format_score(number(value))}")
+        Content(f"{clean(key, limit=DISPLAY_LIMIT)}: {format_score(number(value))}")
         for key, value in breakdown.items()
         if key not in documented
     ]
@@ -229,7 +242,7 @@ def image_place(address: str, cells: int) -> str:
     """The image's address in `cells`: whole when it fits, else where the image is ("on
     the API server", "on cdn.example.com"): a path cut in the middle tells nothing, and
     the key that copies the address copies it whole."""
-    address = clean(address)
+    address = clean(address, limit=DISPLAY_LIMIT)
     if not address or cell_len(address) <= cells:
         return address or DASH
     url = address.split()[0]  # a display form may follow the address ("  (API server)")
@@ -252,19 +265,34 @@ def project_lines(project_id: str, name: str | None, cells: int) -> list[str]:
     return [end_ellipsis(name, cells), "(" + middle_ellipsis(project_id, max(1, cells - 2)) + ")"]
 
 
+def image_keys_line(parts: Sequence[str], cells: int) -> str:
+    """How to see the image ("i full screen · o in a browser · Y copies the URL") in
+    `cells`: the last parts give way first; "" when not even the first fits."""
+    for count in range(len(parts), 0, -1):
+        line = " · ".join(parts[:count])
+        if cell_len(line) <= cells:
+            return line
+    return ""
+
+
 def _details(
-    item: Analysis, known: KnownProject | None, image_address: str, width: int
+    item: Analysis,
+    known: KnownProject | None,
+    image_address: str,
+    width: int,
+    image_keys: Sequence[str] = (),
 ) -> list[str]:
     room = max(8, width - DETAIL_NAME_CELLS)
     name = None
     if known is not None and known.project is not None:
-        name = clean(known.project.name) or DASH
-    project = project_lines(clean(item.project_id) or DASH, name, room)
+        name = clean(known.project.name, limit=DISPLAY_LIMIT) or DASH
+    project = project_lines(clean(item.project_id, limit=DISPLAY_LIMIT) or DASH, name, room)
     rows = [
         ("Created", middle_ellipsis(local_time(item.created_at), room)),
         ("Completed", middle_ellipsis(local_time(item.completed_at), room)),
         ("Image", image_place(image_address, room)),
-        ("ID", middle_ellipsis(clean(item.id) or DASH, room)),
+        *(("", how) for how in [image_keys_line(image_keys, room)] if how and image_address),
+        ("ID", middle_ellipsis(clean(item.id, limit=DISPLAY_LIMIT) or DASH, room)),
         ("Project", project[0]),
         *(("", more) for more in project[1:]),
     ]

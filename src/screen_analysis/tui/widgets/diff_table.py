@@ -11,8 +11,9 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from screen_analysis.insight.compare import ScoreDiff
-from screen_analysis.numbers import format_delta
-from screen_analysis.tui.formatting import Fitted, end_ellipsis, format_score
+from screen_analysis.numbers import format_delta, format_score
+from screen_analysis.tui.formatting import Fitted
+from screen_analysis.words import fit_cell
 
 GAP = 2  # spaces at least between two columns
 MIN_NAME = 8  # cells a criterion's name keeps before the numbers are cut
@@ -92,13 +93,8 @@ def fit_columns(rows: list[tuple[str, str, str, str]], width: int) -> list[list[
         over -= 1
     laid_out = []
     for name, *numbers in rows:
-        name = end_ellipsis(name, widths[0])
-        cells = [name + " " * (widths[0] - cell_len(name))]
+        cells = [fit_cell(name, widths[0])]
         for text, size in zip(numbers, widths[1:], strict=True):
-            cells.append(" " * GAP + _rjust(end_ellipsis(text, size), size))
+            cells.append(" " * GAP + fit_cell(text, size, right=True))
         laid_out.append(cells)
     return laid_out
-
-
-def _rjust(text: str, cells: int) -> str:
-    return " " * max(0, cells - cell_len(text)) + text

@@ -3,9 +3,9 @@
 Read from the screen's active bindings (keys are data: a `[keymap]` remap shows here as it
 does in help and the palette), one entry per binding id, in the order the bindings are
 declared, disabled keys dimmed, help and the palette key at the right. When not every key
-fits, the bar keeps those in `KEPT_IN_SIGHT` (the way back to a pane folded out of sight)
-and drops the entries after the ones that fit, ending with `…`. A click on an entry presses
-its key.
+fits, the bar keeps the keys of the highest rank (`keys.RankedBinding`: the way back to a
+pane folded out of sight, then what a demo is made of) and as many others as fit, each in
+its place, ending with `…`. A click on an entry presses its key.
 
 One widget that repaints when the bindings change. Textual's `Footer` mounts a widget per
 key and builds them all again on every focus change; at start-up that cost more than
@@ -23,13 +23,15 @@ from textual.screen import Screen
 from textual.style import Style
 from textual.widget import Widget
 
-from screen_analysis.tui.keys import binding_name, declared_bindings, declared_order
+from screen_analysis.tui.keys import (
+    binding_name,
+    declared_bindings,
+    declared_order,
+    declared_ranks,
+)
 
 MORE = "…"
 RIGHT_BINDING = "help"  # its id: kept in sight at every width, beside the palette key
-# Binding ids shown at every width, in their place: the sidebar folds away below 130
-# columns, and its key is then the only trace that it exists.
-KEPT_IN_SIGHT = frozenset({"sidebar"})
 
 
 class KeyEntry(NamedTuple):
@@ -40,6 +42,7 @@ class KeyEntry(NamedTuple):
     description: str
     enabled: bool
     name: str = ""  # the binding's id (or action)
+    rank: int = 0  # when not every key fits, the higher ranks stay
 
 
 class KeyBar(Widget, can_focus=False):
@@ -88,7 +91,7 @@ class KeyBar(Widget, can_focus=False):
         app = self.app
         shown: dict[str, tuple[tuple[int, int, int], KeyEntry]] = {}
         right: dict[str, KeyEntry] = {}
-        nodes: dict[int, dict[str, int]] = {}  # per namespace: its declared order
+        nodes: dict[int, tuple[dict[str, int], dict[str, int]]] = {}  # order, ranks
         active = self.screen.active_bindings.items()
         for index, (key, (node, binding, enabled, _tooltip)) in enumerate(active):
             name = binding_name(binding)
@@ -100,10 +103,11 @@ class KeyBar(Widget, can_focus=False):
                 right.setdefault(RIGHT_BINDING, entry)
             elif binding.show and name not in shown:
                 if id(node) not in nodes:
-                    nodes[id(node)] = declared_order(declared_bindings(node))
-                order = nodes[id(node)]
-                rank = (list(nodes).index(id(node)), order.get(name, len(order)), index)
-                shown[name] = (rank, entry)
+                    declared = declared_bindings(node)
+                    nodes[id(node)] = declared_order(declared), declared_ranks(declared)
+                order, ranks = nodes[id(node)]
+                place = (list(nodes).index(id(node)), order.get(name, len(order)), index)
+                shown[name] = (place, entry._replace(rank=ranks.get(name, 0)))
         ordered = [entry for _rank, entry in sorted(shown.values(), key=lambda pair: pair[0])]
         return ordered, [right[k] for k in (RIGHT_BINDING, "palette") if k in right]
 
@@ -144,23 +148,17 @@ class KeyBar(Widget, can_focus=False):
 
 
 def _fitting(entries: list[KeyEntry], widths: list[int], room: int) -> set[str]:
-    """The names of the entries shown in `room` cells: all when they fit; else those in
-    KEPT_IN_SIGHT (when they fit at all) and, in order, as many of the others as fit
-    beside them and a closing `…`."""
+    """The names of the entries shown in `room` cells: all when they fit; else, the highest
+    rank first and in order within a rank, as many as fit beside a closing `…`."""
     if sum(widths) <= room:
         return {entry.name for entry in entries}
     left = room - len(MORE)
-    kept = {e.name: w for e, w in zip(entries, widths, strict=True) if e.name in KEPT_IN_SIGHT}
     chosen: set[str] = set()
-    if sum(kept.values()) <= left:
-        chosen, left = set(kept), left - sum(kept.values())
-    for entry, cells in zip(entries, widths, strict=True):
-        if entry.name in chosen:
-            continue
-        if cells > left:
-            break
-        chosen.add(entry.name)
-        left -= cells
+    by_rank = sorted(zip(entries, widths, strict=True), key=lambda pair: -pair[0].rank)
+    for entry, cells in by_rank:
+        if cells <= left:
+            chosen.add(entry.name)
+            left -= cells
     return chosen
 
 

@@ -28,7 +28,8 @@ from screen_analysis.numbers import (
     sparkline,
 )
 from screen_analysis.safe_text import clean
-from screen_analysis.tui.formatting import Fitted, end_ellipsis
+from screen_analysis.tui.formatting import Fitted
+from screen_analysis.words import fit_cell
 
 COLUMNS = (("Analyses", 8), ("Mean", 5), ("Failed", 6), ("Weeks", TREND_WEEKS), ("Change", 7))
 MIN_NAME = 8  # cells a project's name keeps however narrow the panel
@@ -105,8 +106,7 @@ class ProjectTrends(Widget):
             )
             lines = [Content(head).stylize(heading, 0, len(head))]
             for name, numbers, tone in rows:
-                text = end_ellipsis(name, name_width)
-                cells = [text + " " * (name_width - cell_len(text))]
+                cells = [fit_cell(name, name_width)]
                 for (title, _), size, value in zip(COLUMNS, sizes, numbers, strict=True):
                     cells.append(f"  {value:<{size}}" if title == "Weeks" else f"  {value:>{size}}")
                 line = Content("".join(cells))

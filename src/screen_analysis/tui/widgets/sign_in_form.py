@@ -21,7 +21,7 @@ from screen_analysis.auth.connection import NotConnected, check_address
 from screen_analysis.config import Connection
 from screen_analysis.safe_text import clean
 from screen_analysis.secret import SecretStr
-from screen_analysis.tui.sign_in import SignIn, SignInError, failure_words
+from screen_analysis.tui.sign_in import SignIn, SignInError, sign_in_failure
 
 
 class SignInForm(Vertical):
@@ -165,7 +165,7 @@ class SignInForm(Vertical):
         """A failure nobody expected is said on the form, never swallowed."""
         error = event.worker.error
         if event.worker.group == "sign-in" and event.state is WorkerState.ERROR and error:
-            self.show_message(failure_words(error, self._key_field.value.strip()))
+            self.show_message(sign_in_failure(error, self._key_field.value.strip()))
 
     @work(exclusive=True, group="sign-in", exit_on_error=False)
     async def _run(self, sign_in: SignIn, connection: Connection) -> None:

@@ -1,9 +1,11 @@
 """The status filter bar: All · Pending · Processing · Completed · Failed, with totals.
 
 The bar owns its totals: it asks its source (`TotalsSource`, the main view's feed) for them
-in its own worker, keeps each last number seen, and shows an old one marked stale ("~1,234")
-rather than none until a new one comes. It starts with those the local cache kept, once the
-key in use may see them, and forgets those when the key is refused.
+in its own worker, one request per status living or dying on its own, keeps each last
+number seen, and shows an old one marked stale ("~1,234") rather than none until a new one
+comes; a total the server gave as no count shows as unknown ("?") on its own tab. It starts
+with those the local cache kept, once the key in use may see them, and forgets those when
+the key is refused.
 """
 
 from __future__ import annotations
@@ -21,9 +23,11 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from screen_analysis.api.models import AnalysisStatus, parse_status
+from screen_analysis.api.oddities import UNKNOWN_TOTAL
 from screen_analysis.numbers import format_count
+from screen_analysis.tui.feed.totals import Totals
 from screen_analysis.tui.feed.views import CountCache, ViewKey
-from screen_analysis.tui.formatting import now_utc
+from screen_analysis.tui.formatting import STALE, now_utc
 
 CHOICES: tuple[tuple[AnalysisStatus | None, str], ...] = (
     (None, "All"),
@@ -33,15 +37,15 @@ CHOICES: tuple[tuple[AnalysisStatus | None, str], ...] = (
     (AnalysisStatus.FAILED, "Failed"),
 )
 SEPARATOR = "·"
-STALE = "~"  # before a total that may be out of date (readable without colour)
 STALE_CHECK_S = 5.0
 
 
 class TotalsSource(Protocol):
     """Where the bar's totals come from."""
 
-    async def fetch_totals(self, keys: Sequence[ViewKey]) -> dict[ViewKey, int]:
-        """The total of each key (keys the server gave none for are left out)."""
+    async def fetch_totals(self, keys: Sequence[ViewKey]) -> Totals:
+        """The total of each key that answered (None: no count), and the first failure of
+        those that did not."""
 
     async def kept_totals(self, project_id: str | None) -> dict[str | None, tuple[int, datetime]]:
         """The totals the local cache kept for a project's statuses ("" or None: all) and
@@ -52,15 +56,15 @@ SHORT_WORDS = ("All", "Pend", "Proc", "Done", "Fail")
 
 
 def choice_texts(
-    counts: Mapping[AnalysisStatus | None, int],
+    counts: Mapping[AnalysisStatus | None, int | None],
     *,
     keys: bool = True,
     with_counts: bool = True,
     short: bool = False,
     stale: Collection[AnalysisStatus | None] = (),
 ) -> list[str]:
-    """The text of each choice: its key, its word and, when known, its total (marked with
-    `STALE` when it may be out of date)."""
+    """The text of each choice: its key, its word and its total when one came (marked with
+    `STALE` when it may be out of date; `UNKNOWN_TOTAL` when the server's was no count)."""
     texts = []
     for number, ((status, word), short_word) in enumerate(
         zip(CHOICES, SHORT_WORDS, strict=True), start=1
@@ -69,7 +73,9 @@ def choice_texts(
         if keys:
             text = f"{number} {text}"
         if with_counts and status in counts:
-            text += f" {STALE if status in stale else ''}{format_count(counts[status])}"
+            total = counts[status]
+            shown = UNKNOWN_TOTAL if total is None else format_count(total)
+            text += f" {STALE if status in stale else ''}{shown}"
         texts.append(text)
     return texts
 
@@ -80,7 +86,7 @@ def line_width(texts: list[str]) -> int:
 
 
 def fitting_texts(
-    counts: Mapping[AnalysisStatus | None, int],
+    counts: Mapping[AnalysisStatus | None, int | None],
     width: int,
     stale: Collection[AnalysisStatus | None] = (),
 ) -> list[str]:
@@ -127,10 +133,13 @@ class StatusFilter(Widget):
 
     current: reactive[AnalysisStatus | None] = reactive(None)
     """The status shown (None: all)."""
-    counts: reactive[dict[AnalysisStatus | None, int]] = reactive(dict, always_update=True)
-    """Totals per status for the current project, where known."""
+    counts: reactive[dict[AnalysisStatus | None, int | None]] = reactive(dict, always_update=True)
+    """Totals per status for the current project, where one came (None: unknown)."""
     stale: reactive[frozenset[AnalysisStatus | None]] = reactive(frozenset)
     """The statuses whose total shown may be out of date."""
+    offline: reactive[bool] = reactive(False, init=False)
+    """Whether the server cannot be reached: every total shown is then marked stale, from
+    the local cache or from before the server went away alike."""
 
     class Chosen(Message):
         """The user clicked a status."""
@@ -179,9 +188,9 @@ class StatusFilter(Widget):
         self._project = view.project_id
         self._show()
 
-    def seen(self, view: ViewKey, total: int) -> None:
-        """A page brought `view`'s total: keep it, and ask for the project's other totals
-        that are missing."""
+    def seen(self, view: ViewKey, total: int | None) -> None:
+        """A page brought `view`'s total (None: no count, unknown): keep it, and ask for the
+        project's other totals that are missing."""
         self._put(view, total)
         if view.project_id == self._project:
             self._show()
@@ -197,7 +206,7 @@ class StatusFilter(Widget):
         already gave stays."""
         for status, total in totals.items():
             key = ViewKey(project_id, status)
-            if self._totals.get(key) is None:
+            if key not in self._totals:
                 self._totals.put(key, total, age_s=age_s)
                 self._kept.add(key)
         self._show()
@@ -209,8 +218,8 @@ class StatusFilter(Widget):
         self._kept.clear()
         self._show()
 
-    def _put(self, key: ViewKey, total: int) -> None:
-        self._totals.put(key, total)
+    def _put(self, key: ViewKey, total: int | None) -> None:
+        self._totals.put(key, total)  # None: unknown on this tab only, until a count comes
         self._kept.discard(key)
 
     def recount(self, view: ViewKey) -> None:
@@ -239,9 +248,14 @@ class StatusFilter(Widget):
         """Ask again for these totals."""
         self._fetch(keys)
 
+    def watch_offline(self) -> None:
+        """Mark the totals (or take the marks away)."""
+        self._show()
+
     def _show(self) -> None:
         self.counts = self._totals.by_status(self._project)
-        self.stale = frozenset(self._totals.stale(self._project))
+        stale = self.counts.keys() if self.offline else self._totals.stale(self._project)
+        self.stale = frozenset(stale)
 
     @property
     def busy(self) -> bool:
@@ -260,9 +274,12 @@ class StatusFilter(Widget):
             self.post_message(self.Failed(error, lambda: self.recount_keys(keys)))
             self._show()
             return
-        for key, total in totals.items():
+        for key, total in totals.found.items():
             self._put(key, total)
         self._show()
+        if isinstance(totals.error, Exception):  # the others stand; these are asked again
+            failed = [key for key in keys if key not in totals.found]
+            self.post_message(self.Failed(totals.error, lambda: self.recount_keys(failed)))
 
     def render(self) -> Content:
         """The choices, the current one highlighted."""

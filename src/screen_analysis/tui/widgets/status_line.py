@@ -1,6 +1,6 @@
 """The line under the table: how many rows are loaded, whether more are coming, and the
 auto-refresh state (right-aligned). When the line is too narrow, the refresh state goes
-first, then the state's words are said shorter (`PagingStatus.shorter`)."""
+first, then the counts, then the state's words are said shorter (`PagingStatus.shorter`)."""
 
 from __future__ import annotations
 
@@ -10,33 +10,48 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from screen_analysis.api.oddities import UNKNOWN_TOTAL
 from screen_analysis.numbers import format_count
 from screen_analysis.safe_text import clean
+from screen_analysis.tui.formatting import STALE
 
 
 class PagingStatus(NamedTuple):
-    """What the status line says: counts, and one of idle/loading/end/error, or for rows
-    from the local cache cached/offline (`error` holds their words then, and `shorter`
-    the same said shorter and shorter, for a narrow line)."""
+    """What the status line says: counts, and one of idle/loading/end/error/stopped, or for
+    rows from the local cache cached/offline (`error` holds their words then, and `shorter`
+    the same said shorter and shorter, for a narrow line). `stale_total` marks a total as
+    the tabs mark theirs when it is not the server's now; `total_unknown`: the server's
+    total was no count ("Loaded 5 of ?"); `again`: what `r` does after an error or a stop
+    ("retry", "read on": said "r to …")."""
 
     loaded: int = 0
     total: int | None = None
-    state: str = "loading"  # idle | loading | end | error | cached | offline
+    state: str = "loading"  # idle | loading | end | error | stopped | cached | offline
     error: str = ""
     shorter: tuple[str, ...] = ()
+    stale_total: bool = False  # the total is as last seen, not confirmed now: "of ~5,001"
+    total_unknown: bool = False
+    again: str = "retry"
+
+
+def of_total(status: PagingStatus) -> str:
+    """ " of 1,234" (" of ~1,234" when stale), " of ?" (the server's total was no count),
+    or "" (none yet)."""
+    if status.total is not None:
+        return f" of {STALE if status.stale_total else ''}{format_count(status.total)}"
+    return f" of {UNKNOWN_TOTAL}" if status.total_unknown else ""
 
 
 def describe(status: PagingStatus) -> tuple[str, str]:
     """The counts part and the state part, as plain text."""
-    counts = f"Loaded {format_count(status.loaded)}"
-    if status.total is not None:
-        counts += f" of {format_count(status.total)}"
+    counts = f"Loaded {format_count(status.loaded)}{of_total(status)}"
     if status.state == "loading":
         return counts, "loading…"
     if status.state == "end":
         return counts, "end"
-    if status.state == "error":
-        return counts, f"{clean(status.error)} — r to retry"
+    if status.state in ("error", "stopped"):
+        again = f" — r to {status.again}" if status.again else ""
+        return counts, f"{clean(status.error)}{again}"
     if status.state in ("cached", "offline"):
         return counts, clean(status.error)
     return counts, ""
@@ -82,8 +97,11 @@ class StatusLine(Widget):
         counts, state = describe(self.status)
         width = self.content_size.width
         forms = [state, *(clean(words) for words in self.status.shorter)] if state else [state]
-        for words in forms:  # the first that fits, else the shortest
-            left = self._left(counts, words)
+        # The first that fits, else the shortest: the counts give way before the state's
+        # words are said shorter (the tabs carry the totals; "offline" is said nowhere else).
+        tries = [(counts, forms[0]), *(("", words) for words in forms)] if state else []
+        for shown, words in tries or [(counts, "")]:
+            left = self._left(shown, words)
             if left.cell_length <= width:
                 break
         gap = width - left.cell_length - len(self.refresh_state)
@@ -93,22 +111,21 @@ class StatusLine(Widget):
         return left + Content(" " * gap) + Content.styled(self.refresh_state, style)
 
     def _left(self, counts: str, state: str) -> Content:
-        """Counts (or the sort), rows new above, and the state's words."""
-        if self.sorted_by:
-            total = self.status.total
-            of = "" if total is None else f" (of {format_count(total)})"
+        """Counts (or the sort; neither when `counts` is empty), rows new above, and the
+        state's words."""
+        if self.sorted_by and counts:
+            total = of_total(self.status).strip()
+            of = f" ({total})" if total else ""
             counts = (
                 f"Sorted by {self.sorted_by} among {format_count(self.status.loaded)} loaded{of}"
             )
-        left = Content(counts)
+        parts = [Content(counts)] if counts else []
         if self.unseen:
-            left += Content(" · ") + Content.styled(
-                f"↑ {format_count(self.unseen)} new (Home)",
-                self.get_visual_style("status-line--new"),
-            )
+            style = self.get_visual_style("status-line--new")
+            parts.append(Content.styled(f"↑ {format_count(self.unseen)} new (Home)", style))
         if state:
             part = {"error": "status-line--error", "offline": "status-line--offline"}.get(
                 self.status.state, "status-line--state"
             )
-            left += Content(" · ") + Content.styled(state, self.get_visual_style(part))
-        return left
+            parts.append(Content.styled(state, self.get_visual_style(part)))
+        return Content(" · ").join(parts)

@@ -9,12 +9,13 @@ a screen, say something or run a worker.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from typing import Any, Protocol
 
 from textual.screen import Screen
 
 from screen_analysis.api.models import Analysis
+from screen_analysis.numbers import format_count
 from screen_analysis.safe_text import clean, shorten
 from screen_analysis.tui.browser import has_graphical_browser, is_web_url, open_in_browser
 from screen_analysis.tui.widgets.screen_image import ImagePreviews
@@ -102,12 +103,37 @@ class AnalysisActions:
         self._host.show(ShowUrlDialog(url, reason), copy_if_asked)
 
 
-class FindInRows:
-    """Find in the loaded labels (`/`, then `n` for the next match); the last query kept."""
+class Paging(Protocol):
+    """How far the view's pages are loaded (the feed)."""
 
-    def __init__(self, host: DialogHost) -> None:
-        """Ask and say things through `host`."""
+    @property
+    def started(self) -> bool:
+        """Whether the view was asked for."""
+
+    @property
+    def done(self) -> bool:
+        """Whether its last page is loaded."""
+
+    @property
+    def total(self) -> int | None:
+        """How many analyses it holds, as the server last said."""
+
+
+KeysBound = Callable[[Iterable[str]], dict[str, str]]
+
+
+class FindInRows:
+    """Find in the loaded labels (`/`, then `n` for the next match); the last query kept.
+    When nothing loaded matches, it says what it did not search and how to load it."""
+
+    def __init__(
+        self, host: DialogHost, paging: Paging | None = None, keys: KeysBound | None = None
+    ) -> None:
+        """Ask and say things through `host`; `paging` tells what is not loaded yet, and
+        `keys` the keys bound now to the ids it names ("L loads the rest")."""
         self._host = host
+        self._paging = paging
+        self._keys = keys
         self.query = ""
 
     def ask(self, table: AnalysesTable) -> None:
@@ -131,8 +157,24 @@ class FindInRows:
     def _find(self, table: AnalysesTable, start: int) -> None:
         index = table.find(self.query, start)
         if index is None:
-            shown = repr(shorten(clean(self.query)))
-            self._host.say("No loaded row has a label containing " + shown, "warning")
+            words = "No loaded row has a label containing " + repr(shorten(clean(self.query)))
+            if unsearched := self._unsearched(len(table.items)):
+                words += " — " + unsearched
+            self._host.say(words, "warning")
             return
         table.move_cursor(index)
         table.focus()
+
+    def _unsearched(self, loaded: int) -> str:
+        """The rows a search of the `loaded` ones did not see, and the keys that reach them:
+        "200 of 5,001 rows are loaded; L loads the rest, then n finds again"."""
+        paging = self._paging
+        if paging is None or paging.done or not paging.started:
+            return ""
+        of = f" of {format_count(paging.total)}" if paging.total is not None else ""
+        words = f"{format_count(loaded)}{of} rows are loaded"
+        keys = self._keys(("load-all", "find-next")) if self._keys is not None else {}
+        if "load-all" in keys:
+            again = f", then {keys['find-next']} finds again" if "find-next" in keys else ""
+            words += f"; {keys['load-all']} loads the rest{again}"
+        return words

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.models import Analysis
-from screen_analysis.safe_text import clean
+from screen_analysis.safe_text import DISPLAY_LIMIT, TITLE_LIMIT, clean
 from screen_analysis.tui.screens.main.actions import DialogHost
 
 COMPARE_IMAGE_ROWS = 12  # each side's picture, in rows of half-cell blocks
@@ -57,7 +57,7 @@ class InsightActions:
             self._host.say("Mark removed.")
             return None
         self.marked = item
-        label = clean(item.label) or clean(item.id)
+        label = clean(item.label, limit=TITLE_LIMIT) or clean(item.id, limit=TITLE_LIMIT)
         self._host.say(f"Marked {label} as A; press c on another analysis to compare.")
         return item.id
 
@@ -89,7 +89,7 @@ def image_slot(previews: ImagePreviews | None) -> Callable[[Analysis], Widget]:
             picture.show(item)  # asked for once mounted and sized
             return picture
         url = previews.display_url(item.image_url or "") if previews else item.image_url
-        text = "Image: " + (clean(url) or "(no image address)")
+        text = "Image: " + (clean(url, limit=DISPLAY_LIMIT) or "(no image address)")
         return Static(Content(text), classes="image-address", markup=False)
 
     return slot

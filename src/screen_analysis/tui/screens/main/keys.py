@@ -1,9 +1,11 @@
-"""The main screen's keys, as data: each binding has an id that `[keymap]` can remap."""
+"""The main screen's keys, as data: each binding has an id that `[keymap]` can remap, and a
+rank in the key bar (what a presenter needs stays in sight at 120 columns)."""
 
 from __future__ import annotations
 
 from textual.binding import Binding, BindingType
 
+from screen_analysis.tui.keys import HANDY, IN_SIGHT, SHOWN, RankedBinding
 from screen_analysis.tui.widgets.status_filter import CHOICES
 
 MAIN_KEYS: list[BindingType] = [
@@ -18,8 +20,13 @@ MAIN_KEYS: list[BindingType] = [
         )
         for number, (_status, word) in enumerate(CHOICES)
     ),
-    Binding(
-        "r", "refresh", "Refresh", tooltip="Reload the view, or retry what failed", id="refresh"
+    RankedBinding(
+        "r",
+        "refresh",
+        "Refresh",
+        tooltip="Reload the view, or retry what failed",
+        id="refresh",
+        rank=HANDY,
     ),
     Binding(
         "p", "toggle_auto_refresh", "Pause", tooltip="Pause or resume the auto-refresh", id="pause"
@@ -32,7 +39,9 @@ MAIN_KEYS: list[BindingType] = [
         tooltip="Load every page of the view (up to 100,000 rows); Esc stops",
         id="load-all",
     ),
-    Binding("slash", "find", "Find", tooltip="Find in the loaded rows by label", id="find"),
+    RankedBinding(
+        "slash", "find", "Find", tooltip="Find in the loaded rows by label", id="find", rank=HANDY
+    ),
     Binding(
         "n",
         "find_next",
@@ -66,36 +75,40 @@ MAIN_KEYS: list[BindingType] = [
         id="export",
     ),
     Binding("o", "open_image", "Open", tooltip="Open the image in a browser", id="open-image"),
-    Binding("i", "show_image", "Image", tooltip="Show the image full screen", id="image"),
-    Binding(
+    RankedBinding(
+        "i", "show_image", "Image", tooltip="Show the image full screen", id="image", rank=SHOWN
+    ),
+    RankedBinding(
         "v",
         "overview",
         "Overview",
         tooltip="Charts of the project shown (or all): scores over time, criteria, failures",
         id="overview",
+        rank=SHOWN,
     ),
-    Binding(
+    RankedBinding(
         "m",
         "mark",
         "Mark",
-        show=False,
         tooltip="Mark the highlighted analysis as A of a comparison",
         id="mark",
+        rank=HANDY,  # c without a mark says to press m first
     ),
-    Binding(
+    RankedBinding(
         "c",
         "compare",
         "Compare",
-        show=False,
         tooltip="Compare the marked analysis with the highlighted one",
         id="compare",
+        rank=SHOWN,
     ),
-    Binding(
+    RankedBinding(
         "b",
         "toggle_sidebar",
         "Sidebar",
         tooltip="Fold the project sidebar away, or back",
         id="sidebar",
+        rank=IN_SIGHT,  # below 130 columns the sidebar folds away: its key is its only trace
     ),
     Binding(
         "less_than_sign",

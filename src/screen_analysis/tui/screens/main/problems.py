@@ -61,7 +61,7 @@ class ProblemDesk:
             self._refused.append(again)
             if not self.open:
                 self.open = True
-                said = "The server said: " + describe_error(error)
+                said = describe_error(error, prefix="The server said")
                 self._ask_for_key(said + ". Paste a valid key to go on.")
         elif isinstance(error, APIConnectionError) and not loaded:
             if not self.open:

@@ -4,8 +4,8 @@ The screen composes widgets that own their data, each with the main view's headl
 as its source: the analyses pane pages, refreshes and loads its rows, the status filter its
 totals, the sidebar its projects. The screen routes only what crosses widgets (the
 highlighted analysis to the detail, rows and moves to the counts, the view chosen) and
-every failure to its one problem desk; it offers the keys that act on the highlighted
-analysis.
+every failure to its one problem desk; the keys that act on the highlighted analysis are
+its base's (`AnalysisKeys`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.message import Message
-from textual.screen import Screen
 
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.errors import AuthenticationError
@@ -29,14 +28,15 @@ from screen_analysis.api.models import Analysis, AnalysisItem
 from screen_analysis.cache import LocalCache
 from screen_analysis.config import Settings
 from screen_analysis.safe_text import clean
-from screen_analysis.state import RememberedProjects
+from screen_analysis.state import RememberedPlace, RememberedProjects
 from screen_analysis.tui.feed import Feed, KeyTrust, RefreshSchedule, ViewKey
 from screen_analysis.tui.formatting import now_utc
+from screen_analysis.tui.keys import bound_keys
 from screen_analysis.tui.one import One
-from screen_analysis.tui.screens.main.actions import AnalysisActions, FindInRows
-from screen_analysis.tui.screens.main.host import ScreenServices
-from screen_analysis.tui.screens.main.insight import InsightActions
+from screen_analysis.tui.screens.main.actions import FindInRows
+from screen_analysis.tui.screens.main.analysis_keys import AnalysisKeys
 from screen_analysis.tui.screens.main.keys import MAIN_KEYS
+from screen_analysis.tui.screens.main.place import PlaceKeeper
 from screen_analysis.tui.screens.main.problems import ProblemDesk
 from screen_analysis.tui.widgets.analysis_detail import AnalysisDetail
 from screen_analysis.tui.widgets.app_header import AppHeader
@@ -48,7 +48,7 @@ from screen_analysis.tui.widgets.status_line import StatusLine
 from screen_analysis.tui.widgets.table import AnalysesPane, AnalysesTable
 
 
-class MainScreen(Screen[None]):
+class MainScreen(AnalysisKeys):
     """Browse analyses: choose a project and a status, page through, read one in detail."""
 
     # Textual's own annotation makes a ClassVar annotation here a type error.
@@ -58,7 +58,6 @@ class MainScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = MAIN_KEYS
 
     pane = One(AnalysesPane)
-    table = One(AnalysesTable)
     sidebar = One(ProjectSidebar)
     detail = One(AnalysisDetail)
     status_filter = One(StatusFilter)
@@ -93,21 +92,24 @@ class MainScreen(Screen[None]):
         `schedule` is given; images through `previews`; `clock` tells the ages; what was
         seen is kept in `cache`, shown from it at once when `trust` knows the key in use,
         else once the server answered or cannot be reached (None: no local cache)."""
-        super().__init__()
+        super().__init__(self._base_url, previews, clock)
         self.feed = Feed(current, cache=cache, trust=trust)
         self.settings = settings
         self.remembered = remembered
         self._clock = clock
         self._previews = previews
         self._schedule = schedule or RefreshSchedule(refresh_interval)
-        self.services = ScreenServices(self, self._base_url)
         self.problems = ProblemDesk(
-            self.services, self._ask_for_key, self._change_connection,
-            demo=self.services.start_demo, nothing_kept=self._nothing_kept,
-        )  # fmt: skip
-        self.on_analysis = AnalysisActions(self.services, previews)
-        self.finder = FindInRows(self.services)
-        self.insight = InsightActions(self.services, previews, clock)
+            self.services,
+            self._ask_for_key,
+            self._change_connection,
+            demo=self.services.start_demo,
+            nothing_kept=self._nothing_kept,
+        )
+        self.finder = FindInRows(self.services, self.feed, lambda ids: bound_keys(self, ids))
+        server, state_path = remembered.server, settings.state_path
+        kept = RememberedPlace(state_path, server, settings.profile) if server else None
+        self.place = PlaceKeeper(kept, self.set_timer, self.services.background)
 
     def compose(self) -> ComposeResult:
         """Filter bar, then sidebar, the analyses pane (table, status line) and detail."""
@@ -122,10 +124,15 @@ class MainScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        """List the known projects and open the first view."""
-        self.sidebar.want([*self.settings.projects, *self.remembered.ids])
-        self.sidebar.mark_current(None)
-        self.show_view(ViewKey())
+        """List the known projects and open the view where the last run was left."""
+        view, pick = self.place.opening()
+        self.sidebar.want([*self.settings.projects, *self.remembered.ids, view.project_id])
+        self.sidebar.mark_current(view.project_id)
+        self.show_view(view, pick=pick)
+
+    def on_unmount(self) -> None:
+        """Keep the place for the next start."""
+        self.place.leave()
 
     @property
     def view(self) -> ViewKey:
@@ -156,12 +163,15 @@ class MainScreen(Screen[None]):
 
     # Views
 
-    def show_view(self, key: ViewKey) -> None:
-        """Show `key`'s analyses: the table from the top, the filter's totals, no detail."""
+    def show_view(self, key: ViewKey, *, pick: str | None = None) -> None:
+        """Show `key`'s analyses: the table from the top (or at `pick`), the filter's
+        totals, no detail yet."""
         self.status_filter.show_view(key)
         self.detail.show(None, None)
-        self.pane.show(key)
+        self.pane.show(key, pick=pick)
         self._title_view()
+        self.place.moved(key, pick)
+        self.sidebar.recount()
 
     def _title_view(self) -> None:
         """The pane's title: "Analyses · Lumen Banking · Completed"."""
@@ -195,6 +205,7 @@ class MainScreen(Screen[None]):
     @on(AnalysesTable.Highlighted)
     def _highlight_moved(self, event: AnalysesTable.Highlighted) -> None:
         self._show_detail(event.item)
+        self.place.moved(self.view, event.item.id)
 
     @on(AnalysesTable.Selected)
     def _selected(self, event: AnalysesTable.Selected) -> None:
@@ -205,7 +216,7 @@ class MainScreen(Screen[None]):
 
     def _show_detail(self, item: AnalysisItem | None) -> None:
         project_id = item.project_id if isinstance(item, Analysis) else None
-        self.detail.show(item, self.sidebar.entry(project_id) if project_id else None)
+        self.detail.show(item, self.sidebar.look_up(project_id) if project_id else None)
 
     @on(AnalysesPane.RowsArrived)
     def _rows_arrived(self, event: AnalysesPane.RowsArrived) -> None:
@@ -214,6 +225,13 @@ class MainScreen(Screen[None]):
     @on(AnalysesPane.TotalSeen)
     def _total_seen(self, event: AnalysesPane.TotalSeen) -> None:
         self.status_filter.seen(event.view, event.total)
+
+    @on(AnalysesPane.OfflineChanged)
+    def _offline_changed(self, event: AnalysesPane.OfflineChanged) -> None:
+        self.detail.mark_offline(event.mark)
+        self.status_filter.offline = bool(event.mark)
+        if not event.mark:  # back: the totals marked meanwhile are asked again
+            self.status_filter.recount(self.view)
 
     @on(AnalysesPane.Moved)
     def _moved(self, event: AnalysesPane.Moved) -> None:
@@ -233,10 +251,11 @@ class MainScreen(Screen[None]):
     @on(ProjectSidebar.Known)
     def _project_known(self, event: ProjectSidebar.Known) -> None:
         self.table.set_project_names(event.names)
-        if event.project.project_id == self.view.project_id:
+        known = {project.project_id for project in event.projects}
+        if self.view.project_id in known:
             self._title_view()
         item = self.table.highlighted_item
-        if isinstance(item, Analysis) and item.project_id == event.project.project_id:
+        if isinstance(item, Analysis) and item.project_id in known:
             self._show_detail(item)
 
     @on(ProjectSidebar.Added)
@@ -296,8 +315,7 @@ class MainScreen(Screen[None]):
         """Retry what failed, else reload the view keeping the highlighted analysis."""
         self.pane.reload()
         self.status_filter.recount(self.view)
-        if self.view.project_id is not None:
-            self.sidebar.recount([self.view.project_id])
+        self.sidebar.recount([self.view.project_id] if self.view.project_id else [])
 
     def action_toggle_auto_refresh(self) -> None:
         """Pause or resume the auto-refresh (the status line shows which)."""
@@ -341,46 +359,9 @@ class MainScreen(Screen[None]):
         """Find the next row matching the last search (ask when there was none)."""
         self.finder.next(self.table)
 
-    def _highlighted(self) -> Analysis | None:
-        item = self.table.highlighted_item
-        if isinstance(item, Analysis):
-            return item
-        self.services.say("No analysis is highlighted.", "warning")
-        return None
-
-    def action_copy_id(self) -> None:
-        """Copy the highlighted analysis's id."""
-        if (item := self._highlighted()) is not None:
-            self.on_analysis.copy_id(item)
-
-    def action_copy_url(self) -> None:
-        """Copy the highlighted analysis's image URL."""
-        if (item := self._highlighted()) is not None:
-            self.on_analysis.copy_url(item)
-
-    def action_open_image(self) -> None:
-        """Open the highlighted analysis's image in a browser, or show it to copy."""
-        if (item := self._highlighted()) is not None:
-            self.on_analysis.open_image(item)
-
-    def action_show_image(self) -> None:
-        """The highlighted analysis's image full screen."""
-        if (item := self._highlighted()) is not None:
-            self.on_analysis.show_image(item)
-
     def action_overview(self) -> None:
         """The overview of the project shown, or of all projects."""
         self.insight.overview(self.feed.current, self.view.project_id, self.feed.kept.unrefused)
-
-    def action_mark(self) -> None:
-        """Mark the highlighted analysis as A of a comparison (again: unmark it)."""
-        if (item := self._highlighted()) is not None:
-            self.table.mark(self.insight.mark(item))
-
-    def action_compare(self) -> None:
-        """Compare the marked analysis with the highlighted one."""
-        if (item := self._highlighted()) is not None:
-            self.insight.compare(item)
 
     def action_export(self) -> None:
         """Write the view (the loaded rows or every page) to a CSV or JSON Lines file."""

@@ -2,6 +2,6 @@
 (`AnalysesPane`): a virtualised Line-API table, its rows, order, painting and messages."""
 
 from screen_analysis.tui.widgets.table.pane import AnalysesPane
-from screen_analysis.tui.widgets.table.table import MARK, AnalysesTable, fit_cell, layout_columns
+from screen_analysis.tui.widgets.table.table import MARK, AnalysesTable, layout_columns
 
-__all__ = ["MARK", "AnalysesPane", "AnalysesTable", "fit_cell", "layout_columns"]
+__all__ = ["MARK", "AnalysesPane", "AnalysesTable", "layout_columns"]

@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.timer import Timer
 
 from screen_analysis.api.models import Analysis
-from screen_analysis.tui.feed import Refreshed, RefreshSchedule, ViewKey
+from screen_analysis.tui.feed import Refreshed, RefreshResult, RefreshSchedule
 from screen_analysis.tui.widgets.table.messages import Moved, TotalSeen
 from screen_analysis.tui.widgets.table.table import AnalysesTable
 
@@ -115,11 +115,11 @@ class RefreshTimer:
             self._show_state(note)
 
 
-def apply_round(
-    table: AnalysesTable, key: ViewKey, refreshed: Refreshed, total: int | None
-) -> list[Message]:
+def apply_round(table: AnalysesTable, result: RefreshResult, refreshed: Refreshed) -> list[Message]:
     """A round's rows on `table` (arrivals on top, changes in place); what the other widgets
-    are told: that counts moved (with the projects of the rows that moved), the total."""
+    are told: that counts moved (with the projects of the rows that moved), the total
+    (None when the server's was no count)."""
+    key, total = result.job.key, result.total
     table.prepend_items(refreshed.arrived)
     changed = set(table.update_items(refreshed.rows))
     told: list[Message] = []
@@ -127,6 +127,6 @@ def apply_round(
         moved = [*refreshed.arrived, *(i for i in refreshed.rows if i.id in changed)]
         ids = {i.project_id for i in moved if isinstance(i, Analysis) and i.project_id}
         told.append(Moved(key, frozenset(ids)))
-    if total is not None:
+    if total is not None or result.odd_total is not None:
         told.append(TotalSeen(key, total))
     return told

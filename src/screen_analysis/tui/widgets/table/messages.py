@@ -92,12 +92,22 @@ class Moved(Message):
 
 
 class TotalSeen(Message):
-    """The server said how many analyses a view holds (with a page of it)."""
+    """The server said how many analyses a view holds (with a page of it); None: its total
+    was no count (shown as unknown)."""
 
-    def __init__(self, view: ViewKey, total: int) -> None:
+    def __init__(self, view: ViewKey, total: int | None) -> None:
         super().__init__()
         self.view = view
         self.total = total
+
+
+class OfflineChanged(Message):
+    """The pane went offline, or came back: `mark` is how the parts beside it say so
+    ("offline · data from 15:47"; "" once the server answers again)."""
+
+    def __init__(self, mark: str) -> None:
+        super().__init__()
+        self.mark = mark
 
 
 class Failed(Message):

@@ -1,7 +1,7 @@
 """What the analyses pane shows when its rows are not fresh from the server: rows from the
-local cache while the server is asked ("from 10:42 · refreshing…"), or offline, the cache's
-rows while the server cannot be reached ("offline — data from 10:42 · retrying in 30 s"),
-with retries that back off and wait while the terminal is unfocused.
+local cache while the server is asked ("data from 10:42 CET · refreshing…"), or offline,
+the cache's rows while the server cannot be reached ("offline · data from 10:42 CET · retry
+in 30 s"), with retries that back off and wait while the terminal is unfocused.
 
 A part the pane composes; the retries run on their own `RefreshTimer`, whose rounds the pane
 runs (a reload of the view), while the pane's auto-refresh rounds (`rounds`) are stopped.
@@ -10,8 +10,7 @@ The status line's words come from here.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import NamedTuple
 
@@ -20,24 +19,10 @@ from textual.timer import Timer
 from screen_analysis.tui.feed import RefreshSchedule
 from screen_analysis.tui.feed.schedule import HELD_WORDS
 from screen_analysis.tui.widgets.table.live import RefreshTimer, SetTimer
+from screen_analysis.words import clock_time, wait_words
 
 RETRY_S = 30.0  # the first retry while offline; then twice as long each time
 RETRY_CAP_S = 300.0
-
-
-def data_time(when: datetime, now: datetime) -> str:
-    """ "10:42" for data from today (local time), else "Nov 22 10:42"."""
-    local = when.astimezone()
-    if now.astimezone().date() == local.date():
-        return local.strftime("%H:%M")
-    return local.strftime("%b %d %H:%M")
-
-
-def wait_words(seconds: float) -> str:
-    """ "30 s", "2 min" (counted up: "1 s" until the very end)."""
-    if seconds < 90:
-        return f"{math.ceil(seconds):.0f} s"
-    return f"{math.ceil(seconds / 60):.0f} min"
 
 
 class StaleWords(NamedTuple):
@@ -48,28 +33,25 @@ class StaleWords(NamedTuple):
     forms: tuple[str, ...]
 
 
-def offline_forms(since: str, note: str, then: tuple[str, str]) -> tuple[str, ...]:
-    """The offline words from the fullest to the fewest: the filter's note is said shorter
-    first, then the rest, then the note and the data's time go; "offline" and when it
-    retries stay longest."""
-    long_then, short_then = then
-    forms = []
-    if note:
-        forms += [
-            f"offline — data from {since}, {note} · {long_then}",
-            f"offline — data from {since}, kept rows only · {long_then}",
-            f"offline — data from {since}, kept rows only · {short_then}",
-            f"offline — from {since}, kept only · {short_then}",
-        ]
-    forms += [
-        f"offline — data from {since} · {long_then}",
-        f"offline — data from {since} · {short_then}",
-        f"offline — from {since} · {short_then}",
-        f"offline {since} · {short_then}",
-        f"offline · {short_then}",
-        "offline",
-    ]
+def stale_forms(parts: Sequence[str], bare: Sequence[str] = ()) -> tuple[str, ...]:
+    """`parts` (the most important first) joined with " · ", then with the last part left
+    out, and so on down to the first alone: one wording at every width, its least
+    important parts dropped first. `bare`: the same parts with the time's zone left out;
+    each wording is followed by its bare one, so the zone is the first thing to go."""
+    kept = [part for part in parts if part]
+    plain = [part for part in bare if part]
+    forms: list[str] = []
+    for count in range(len(kept), 0, -1):
+        forms.append(" · ".join(kept[:count]))
+        if plain:
+            forms.append(" · ".join(plain[:count]))
     return tuple(dict.fromkeys(forms))
+
+
+def offline_parts(since: str, note: str, then: str) -> tuple[str, str, str, str]:
+    """The offline words in the order they give way: "offline" stays, then what the rows
+    are (their time, a filter on what is kept: `note`), then when it retries (`then`)."""
+    return "offline", f"data from {since}", note, then
 
 
 class OfflineWatch:
@@ -167,17 +149,26 @@ class OfflineWatch:
         """What the status line says, or None when the rows are fresh."""
         if self.data_time is None:
             return None
-        since = data_time(self.data_time, self._clock())
+        now = self._clock()
+        since, bare = clock_time(self.data_time, now), clock_time(self.data_time, now, zone=False)
         if not self.offline:
-            return StaleWords("cached", (f"from {since} · refreshing…", "refreshing…"))
+            cached = [(f"data from {at}", "refreshing…") for at in (since, bare)]
+            return StaleWords("cached", stale_forms(*cached))
         schedule = self._retries.schedule
         left = self._retries.seconds_left
         if self._retries.running:
-            then = ("retrying now…", "retrying…")
+            then = "retrying…"
         elif schedule.held:
-            why = HELD_WORDS.get(min(schedule.held), min(schedule.held))
-            then = (f"retries wait ({why})", "retries wait")
+            then = "retries wait (" + HELD_WORDS.get(min(schedule.held), min(schedule.held)) + ")"
         else:
-            wait = wait_words(schedule.interval_s if left is None else left)
-            then = (f"retrying in {wait}", f"retry in {wait}")
-        return StaleWords("offline", offline_forms(since, self.note, then))
+            then = "retry in " + wait_words(schedule.interval_s if left is None else left)
+        offline = [offline_parts(at, self.note, then) for at in (since, bare)]
+        return StaleWords("offline", stale_forms(*offline))
+
+    def mark(self) -> str:
+        """The offline words without the countdown, for a part that shows no status line
+        ("offline · data from 15:47 CET"); "" when online."""
+        if not self.offline or self.data_time is None:
+            return ""
+        since = clock_time(self.data_time, self._clock())
+        return " · ".join(offline_parts(since, "", "")[:2])

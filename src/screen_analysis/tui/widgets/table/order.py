@@ -13,7 +13,7 @@ from datetime import UTC
 from typing import Any, NamedTuple
 
 from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisStatus
-from screen_analysis.safe_text import clean
+from screen_analysis.safe_text import DISPLAY_LIMIT, clean
 
 SORT_COLUMNS = ("score", "created", "label", "status")
 """What the sort key cycles through, in order, before the server's order comes back."""
@@ -78,7 +78,7 @@ def _value(item: AnalysisItem, column: str) -> Any:
             return None
         return (when if when.tzinfo else when.replace(tzinfo=UTC)).timestamp()
     if column == "label":
-        return clean(item.label).casefold() or None
+        return clean(item.label, limit=DISPLAY_LIMIT).casefold() or None
     status = item.status
     return _STATUS_RANK[status] if isinstance(status, AnalysisStatus) else len(_STATUS_RANK)
 

@@ -16,7 +16,7 @@ from textual.strip import Strip
 
 from screen_analysis.api.models import AnalysisItem
 from screen_analysis.safe_text import clean
-from screen_analysis.tui.widgets.table.layout import centre, fit_cell, layout_columns
+from screen_analysis.tui.widgets.table.layout import centre, layout_columns
 from screen_analysis.tui.widgets.table.render import (
     RowCells,
     header_strip,
@@ -24,6 +24,7 @@ from screen_analysis.tui.widgets.table.render import (
     status_class_of,
 )
 from screen_analysis.tui.widgets.table.rows import TableRows
+from screen_analysis.words import fit_cell
 
 HEADER_HEIGHT = 1  # the table's header row
 
@@ -97,7 +98,7 @@ class TablePainter:
         style = self.base + self._style_of("analyses-table--empty")
         if cursor:
             style += self._style_of("analyses-table--cursor")
-        cells = {"status": "·", "status_short": "·", "label": "loading…"}
+        cells = {"status": "·", "status_short": "·", "status_glyph": "·", "label": "loading…"}
         return row_strip(cells, layout_columns(width), width, style, style)
 
     def message(self, width: int, text: str) -> Strip:

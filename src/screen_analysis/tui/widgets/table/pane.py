@@ -12,7 +12,7 @@ failure (for the screen's one problem line).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import datetime
 from typing import TypeAlias
 
@@ -21,26 +21,36 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 
 from screen_analysis.api.describe import describe_error
-from screen_analysis.api.models import AnalysisItem
+from screen_analysis.cache import CachedView
 from screen_analysis.tui.feed import (
     PageBatch,
     PageLoad,
     PageSource,
-    RefreshJob,
     RefreshSchedule,
     ViewKey,
     unreachable,
 )
 from screen_analysis.tui.formatting import now_utc
-from screen_analysis.tui.widgets.status_line import PagingStatus, StatusLine
-from screen_analysis.tui.widgets.table.live import RefreshTimer, apply_round
-from screen_analysis.tui.widgets.table.messages import Failed, Moved, RowsArrived, TotalSeen
+from screen_analysis.tui.widgets.status_line import StatusLine
+from screen_analysis.tui.widgets.table.messages import (
+    Failed,
+    Moved,
+    OfflineChanged,
+    RowsArrived,
+    TotalSeen,
+)
 from screen_analysis.tui.widgets.table.offline import OfflineWatch
+from screen_analysis.tui.widgets.table.paging_words import (
+    LOADING,
+    load_failure,
+    nothing_shown,
+    paging_status,
+)
 from screen_analysis.tui.widgets.table.rest import RestLoader
+from screen_analysis.tui.widgets.table.rounds import RefreshRounds
 from screen_analysis.tui.widgets.table.table import AnalysesTable
 
-EMPTY_VIEW = "No analyses match this project and status."
-KEPT_NOTE = "kept rows with this status"  # offline, a filter on the unfiltered view's rows
+KEPT_NOTE = "kept rows only"  # offline, a filter on the kept rows of the unfiltered view
 NOTHING_KEPT = "Nothing of this view is kept in the local cache."
 
 
@@ -50,6 +60,7 @@ class AnalysesPane(Vertical):
     RowsArrived: TypeAlias = RowsArrived
     Moved: TypeAlias = Moved
     TotalSeen: TypeAlias = TotalSeen
+    OfflineChanged: TypeAlias = OfflineChanged
     Failed: TypeAlias = Failed
 
     def __init__(
@@ -68,16 +79,19 @@ class AnalysesPane(Vertical):
         self._generation = 0
         self._ever_loaded = False
         self._fresh_at: datetime | None = None  # when the server last confirmed the rows
-        self._rounds = RefreshTimer(schedule, self.set_timer, self._start_round, self._show_state)
-        self._rest = RestLoader(self, source, lambda: self.table, self._update_status)
+        self._offline_mark = ""  # as last told to the other parts
+        self._kept_total: int | None = None  # the total the cache kept with the rows shown
+        self._refresher = RefreshRounds(self, source, schedule, lambda: self.table, self)
+        self._rounds = self._refresher.timer
+        self._rest = RestLoader(self, source, lambda: self.table, self.update_status)
         self._watch = OfflineWatch(
             self._rounds, self.set_timer, self.set_interval, self._retry_round,
-            self._update_status, clock,
+            self.update_status, clock,
         )  # fmt: skip
 
     def compose(self) -> ComposeResult:
         """The table, then the status line under it."""
-        yield AnalysesTable(clock=self._clock, empty_message="Loading…", id="table")
+        yield AnalysesTable(clock=self._clock, empty_message=LOADING, id="table")
         yield StatusLine(id="status-line")
 
     def on_mount(self) -> None:
@@ -126,21 +140,23 @@ class AnalysesPane(Vertical):
 
     # Views and pages
 
-    def show(self, key: ViewKey) -> None:
-        """Show `key`'s analyses from the first page (the old view's request is dropped)."""
+    def show(self, key: ViewKey, *, pick: str | None = None) -> None:
+        """Show `key`'s analyses from the first page (the old view's request is dropped),
+        the cursor on `pick` when its rows hold it, else on the top row."""
         self.stop_load_all(quiet=True)
-        table, self._keep_id = self.table, None
-        table.empty_message, table.can_grow = "Loading…", False
+        table = self.table
+        table.empty_message, table.can_grow = LOADING, False
         table.set_items([])
         load = self._source.open(key)
-        self._generation = load.generation
+        self._keep_id = (load.generation, pick) if pick is not None else None
+        self._generation, self._kept_total = load.generation, None
         self._watch.showing_cached_none()
         if self._watch.offline:
             self._source.cancelled(load)  # no request while offline: the retries ask
             self._paint_offline(key, load.generation)
         else:
             self._load(load, cached=True)
-        self._update_status()
+        self.update_status()
 
     def reload(self) -> None:
         """Retry what failed (offline: retry at once), else reload the view keeping the
@@ -161,7 +177,7 @@ class AnalysesPane(Vertical):
     def _run(self, load: PageLoad) -> None:
         self._generation = load.generation
         self._load(load)
-        self._update_status()
+        self.update_status()
 
     @on(AnalysesTable.SortChanged)
     def _sort_changed(self, event: AnalysesTable.SortChanged) -> None:
@@ -194,8 +210,8 @@ class AnalysesPane(Vertical):
             view = await asyncio.to_thread(kept.view, load.key)
             fresh = load.generation == self._generation and kept.still_open(epoch)
             if view is not None and view.items and fresh:
-                self._show_kept(view.items, view.fetched_at)
-                self._update_status()
+                self._show_kept(view)
+                self.update_status()
                 load = self._source.widen(load, len(view.items))
         try:
             batch = await self._source.load(load)
@@ -217,25 +233,27 @@ class AnalysesPane(Vertical):
         table.can_grow = not source.done and source.error is None
         table.total = source.total
         self._fresh_at = self._clock()
+        for note in accepted.notes:  # once per view: an unknown total, rows off the filter
+            self.notify(note[:1].upper() + note[1:], severity="warning", markup=False)
         if accepted.replace:
             keep = self._keep_id
             keep_id = keep[1] if keep and keep[0] == batch.load.generation else None
             if self._watch.stale:  # the cache's rows are replaced: the pick stays
-                keep_id = table.highlighted_id
+                keep_id = table.highlighted_id or keep_id
             self._watch.confirmed()
             table.set_items(accepted.items, keep_id=keep_id)
             if not accepted.items:
-                table.empty_message = EMPTY_VIEW
+                table.empty_message = nothing_shown(self._source)
         else:
             table.append_items(accepted.items)
         if accepted.items:
             self.post_message(self.RowsArrived(accepted.items))
-        if batch.total is not None:
+        if batch.total is not None or batch.odd_total is not None:
             self.post_message(self.TotalSeen(batch.load.key, batch.total))
         if batch.loop_error is not None:
-            self.notify("Paging stopped: " + describe_error(batch.loop_error),
+            self.notify(describe_error(batch.loop_error, prefix="Paging stopped"),
                         severity="warning", markup=False)  # fmt: skip
-        self._update_status()
+        self.update_status()
         self._load_wanted()
 
     def _page_failed(self, load: PageLoad, error: Exception) -> None:
@@ -243,7 +261,7 @@ class AnalysesPane(Vertical):
             return  # a failure of a view that is gone
         self.table.can_grow = False
         if unreachable(error) and (self.table.items or self._watch.offline):
-            self._go_offline()  # the rows on screen stay; retries follow (back off)
+            self.went_offline()  # the rows on screen stay; retries follow (back off)
         elif unreachable(error):  # nothing on screen: what the cache kept stands in
             self._paint_offline(load.key, load.generation, error)
         else:
@@ -251,35 +269,44 @@ class AnalysesPane(Vertical):
 
     def _failed(self, error: Exception) -> None:
         """A failure to say (the screen's problem desk shows it): rows from the cache go,
-        whatever failed (a refused key never sees them)."""
+        whatever failed (a refused key never sees them); an empty table says it too."""
         self.forget_kept(error)
-        self._update_status()
-        if self._source.cursor_refused:
-            words = "The server refused the page cursor: " + describe_error(error)
-            words += " — press r to restart the listing from the top"
-        else:
-            words = describe_error(error) + " — press r to retry"
+        if not self.table.items:
+            self.table.empty_message = nothing_shown(self._source)
+        self.update_status()
+        words = load_failure(self._source, error)
         self.post_message(self.Failed(error, self.reload, words, self._ever_loaded))
 
-    def _update_status(self) -> None:
-        state, error = self._source.paging_state()
-        loaded = len(self.table.items)
-        shorter: tuple[str, ...] = ()
-        stale = self._watch.words()
-        if stale is not None:
-            state, (error, *more) = stale.state, stale.forms
-            shorter = tuple(more)
+    def update_status(self) -> None:
+        """Say how paging stands in the status line (cached or offline: how old the rows
+        are); tell the other parts when the pane went offline or came back."""
+        status = paging_status(
+            self._source,
+            len(self.table.items),
+            self._watch.words(),
+            kept_total=self._kept_total,
+            stale_total=self._watch.stale,  # as the tabs mark theirs
+        )
         for status_line in self.query(StatusLine):
-            status_line.status = PagingStatus(loaded, self._source.total, state, error, shorter)
+            status_line.status = status
+        mark = self._watch.mark()
+        if mark != self._offline_mark:
+            self._offline_mark = mark
+            self.post_message(self.OfflineChanged(mark))
 
     # Cached and offline rows
 
-    def _show_kept(self, items: Sequence[AnalysisItem], at: datetime, note: str = "") -> None:
-        """Rows the cache kept (fetched `at`): at once while the server is asked, or offline."""
-        self._watch.showing_cached(at, note)
-        table = self.table
-        table.set_items(items, keep_id=table.highlighted_id)
-        self.post_message(self.RowsArrived(items))
+    def _show_kept(self, view: CachedView, note: str = "") -> None:
+        """Rows the cache kept (and the view's total then): at once while the server is
+        asked, or offline; rows it could not read are said."""
+        self._watch.showing_cached(view.fetched_at, note)
+        self._kept_total = view.total
+        table, keep = self.table, self._keep_id
+        pick = keep[1] if keep is not None and keep[0] == self._generation else None
+        table.set_items(view.items, keep_id=table.highlighted_id or pick)
+        self.post_message(self.RowsArrived(view.items))
+        if words := self._source.kept.skipped_note(view):
+            self.notify(words, severity="warning", markup=False)
 
     @work(exclusive=True, group="kept", exit_on_error=False)
     async def _paint_offline(
@@ -299,11 +326,10 @@ class AnalysesPane(Vertical):
                 return
             self.table.empty_message = NOTHING_KEPT
         else:
-            filtered = view.total is None and key.status is not None
-            self._show_kept(view.items, view.fetched_at, KEPT_NOTE if filtered else "")
+            self._show_kept(view, "" if view.total is not None or key.status is None else KEPT_NOTE)
         if error is not None:
-            self._go_offline()
-        self._update_status()
+            self.went_offline()
+        self.update_status()
 
     def forget_kept(self, error: Exception) -> bool:
         """Rows from the local cache go (a refused key never sees them; the server's rows
@@ -311,15 +337,16 @@ class AnalysesPane(Vertical):
         if not self._watch.stale:
             return False
         self._watch.confirmed()
+        self._kept_total = None
         self.table.set_items([])
-        self.table.empty_message = "Nothing to show: " + describe_error(error)
-        self._update_status()
+        self.table.empty_message = describe_error(error, prefix="Nothing to show")
+        self.update_status()
         return True
 
-    def _go_offline(self) -> None:
+    def went_offline(self) -> None:
         """The server cannot be reached: the rows stay, refresh rounds stop, retries begin."""
         self._watch.went_offline(self._fresh_at)
-        self._update_status()
+        self.update_status()
 
     def _retry_round(self) -> bool:
         """A retry while offline: read the view again (its answer brings the app back)."""
@@ -359,42 +386,16 @@ class AnalysesPane(Vertical):
         """Start a refresh round now (unless one is under way)."""
         self._rounds.run_now()
 
-    def _show_state(self, label: str) -> None:
+    def show_state(self, label: str) -> None:
+        """Say the auto-refresh state (`RoundHooks`)."""
         for status_line in self.query(StatusLine):
             status_line.refresh_state = label
 
-    def _start_round(self) -> bool:
-        source = self._source
-        if source.loading or not source.started:
-            return False  # the view itself is loading: its answer is fresh
-        table = self.table
-        visible = [table.items[i] for i in table.visible_rows]
-        self._refresh(source.plan_refresh(visible))
-        return True
-
-    @work(exclusive=True, group="auto-refresh", exit_on_error=False)
-    async def _refresh(self, job: RefreshJob) -> None:
-        try:
-            result = await self._source.run_refresh(job)
-        except asyncio.CancelledError:
-            self._rounds.cancelled()
-            raise
-        except Exception as error:
-            self._rounds.ended(ok=False)
-            if unreachable(error):
-                self._go_offline()
-            else:
-                self.post_message(self.Failed(error, lambda: None, "", self._ever_loaded))
-            return
+    def confirmed(self) -> None:
+        """A round's answer came (`RoundHooks`): the rows on screen are as of now."""
         self._fresh_at = self._clock()
-        refreshed = self._source.apply_refresh(result)
-        note = ""
-        if refreshed is not None:
-            if refreshed.gap:
-                self.reload()  # more arrived than a page holds: read the view again
-            for message in apply_round(self.table, job.key, refreshed, result.total):
-                self.post_message(message)
-            self._update_status()
-            if refreshed.cursor_refused:
-                note = "refresh: old page cursor refused, r reloads"
-        self._rounds.ended(ok=True, note=note)
+
+    @property
+    def ever_loaded(self) -> bool:
+        """Whether a page was ever shown (`RoundHooks`)."""
+        return self._ever_loaded

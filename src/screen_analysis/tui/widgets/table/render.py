@@ -15,19 +15,17 @@ from rich.style import Style
 from textual.strip import Strip
 
 from screen_analysis.api.models import Analysis, AnalysisItem, InvalidAnalysis
-from screen_analysis.safe_text import clean
+from screen_analysis.numbers import DASH, format_score
+from screen_analysis.safe_text import DISPLAY_LIMIT, clean
 from screen_analysis.tui.formatting import (
-    DASH,
-    format_score,
-    relative_time,
-    short_age,
     short_status_word,
     status_class,
     status_glyph,
     status_word,
 )
-from screen_analysis.tui.widgets.table.layout import CELL_PADDING, Column, fit_cell, pad
+from screen_analysis.tui.widgets.table.layout import CELL_PADDING, Column, pad
 from screen_analysis.tui.widgets.table.order import SortOrder
+from screen_analysis.words import end_ellipsis, fit_cell, label_ellipsis, relative_time, short_age
 
 INVALID_GLYPH = "!"
 RowCells = dict[str, str]
@@ -36,31 +34,35 @@ RowCells = dict[str, str]
 def row_cells(
     item: AnalysisItem, project_names: Mapping[str, str], now: datetime
 ) -> dict[str, str]:
-    """The text of each cell of `item`'s row (long forms; `*_short` for compact columns)."""
+    """The text of each cell of `item`'s row (long forms; `*_short`, `*_glyph` for compact
+    columns)."""
     if isinstance(item, InvalidAnalysis):
         return {
             "status": f"{INVALID_GLYPH} invalid",
             "status_short": f"{INVALID_GLYPH} bad",
+            "status_glyph": INVALID_GLYPH,
             "score": DASH,
-            "label": clean(item.reason) or DASH,
+            "label": clean(item.reason, limit=DISPLAY_LIMIT) or DASH,
             "project": DASH,
             "created": DASH,
             "created_short": DASH,
-            "id": clean(item.id) or DASH,
+            "id": clean(item.id, limit=DISPLAY_LIMIT) or DASH,
         }
     project = DASH
     if item.project_id is not None:
-        project = clean(project_names.get(item.project_id, item.project_id)) or DASH
+        project = clean(project_names.get(item.project_id, item.project_id), limit=DISPLAY_LIMIT)
+        project = project or DASH
     glyph = status_glyph(item.status)
     return {
         "status": f"{glyph} {status_word(item.status)}",
         "status_short": f"{glyph} {short_status_word(item.status)}",
+        "status_glyph": glyph,
         "score": format_score(item.score),
-        "label": clean(item.label) or DASH,
+        "label": clean(item.label, limit=DISPLAY_LIMIT) or DASH,
         "project": project,
         "created": relative_time(item.created_at, now),
         "created_short": short_age(item.created_at, now),
-        "id": clean(item.id) or DASH,
+        "id": clean(item.id, limit=DISPLAY_LIMIT) or DASH,
     }
 
 
@@ -80,8 +82,9 @@ def row_strip(
     """One row: every column fitted to its width, the status cell in `status`."""
     segments: list[Segment] = []
     for column in columns:
-        key = f"{column.key}_short" if column.compact else column.key
-        text = fit_cell(cells.get(key, cells.get(column.key, "")), column.width, right=column.right)
+        cut = label_ellipsis if column.key == "label" else end_ellipsis
+        value = cells.get(column.cell_key, cells.get(column.key, ""))
+        text = fit_cell(value, column.width, right=column.right, cut=cut)
         if column.key == "status":
             segments.append(Segment(" " * CELL_PADDING, style))
             segments.append(Segment(text, status))

@@ -2,8 +2,8 @@
 progress, until the end or 100,000 rows; Esc stops it, keeping what arrived.
 
 A part the analyses pane composes; it runs the load in the pane's "load-all" worker, adds
-each page's rows to the pane's table (posting `RowsArrived` as the pane does), and posts a
-failure as the pane's `Failed`.
+each page's rows to the pane's table (posting `RowsArrived` and `TotalSeen` as the pane
+does), and posts a failure as the pane's `Failed`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from screen_analysis.api.describe import describe_error
 from screen_analysis.numbers import format_count
 from screen_analysis.tui.feed import Accepted, PageSource
 from screen_analysis.tui.feed.load_all import LoadProgress, load_rest
-from screen_analysis.tui.widgets.table.messages import Failed, RowsArrived
+from screen_analysis.tui.widgets.table.messages import Failed, RowsArrived, TotalSeen
 from screen_analysis.tui.widgets.table.table import AnalysesTable
 
 GROUP = "load-all"
@@ -81,7 +81,7 @@ class RestLoader:
             raise
         except Exception as error:
             self._ended()
-            words = "Loading the rest stopped: " + describe_error(error) + " — r retries"
+            words = describe_error(error, prefix="Loading the rest stopped") + " — r retries"
             self._widget.post_message(Failed(error, self.start, words, True))
             return
         self._ended()
@@ -93,6 +93,8 @@ class RestLoader:
         table.can_grow = not self._source.done
         if items:
             self._widget.post_message(RowsArrived(items))
+        if (total := self._source.total) is not None:  # the tab says what the line says
+            self._widget.post_message(TotalSeen(self._source.view, total))
         self._ended()
 
     def _say(self, text: str, **options: Any) -> None:

@@ -103,6 +103,10 @@ class TableRows:
         position = self._index.get(analysis_id)
         return None if position is None else self.row_of_position(position)
 
+    def ids(self) -> frozenset[str]:
+        """The ids of the loaded rows."""
+        return frozenset(self._index)
+
     def knows(self, analysis_id: str | None) -> bool:
         """Whether an analysis with this id is loaded."""
         return analysis_id is not None and analysis_id in self._index

@@ -22,9 +22,10 @@ from textual.strip import Strip
 from screen_analysis.api.models import Analysis, AnalysisItem
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.formatting import now_utc
+from screen_analysis.tui.keys import SHOWN, RankedBinding
 from screen_analysis.tui.widgets.table.cursor import RowCursorView
 from screen_analysis.tui.widgets.table.flash import RowFlashes
-from screen_analysis.tui.widgets.table.layout import fit_cell, layout_columns
+from screen_analysis.tui.widgets.table.layout import layout_columns
 from screen_analysis.tui.widgets.table.messages import Highlighted, Selected, SortChanged, Wanted
 from screen_analysis.tui.widgets.table.order import SortOrder, clicked_sort, next_sort
 from screen_analysis.tui.widgets.table.paint import TablePainter
@@ -32,7 +33,7 @@ from screen_analysis.tui.widgets.table.render import RowCells, row_cells, status
 from screen_analysis.tui.widgets.table.rows import TableRows
 from screen_analysis.tui.widgets.table.styles import TABLE_COMPONENT_CLASSES, TABLE_CSS
 
-__all__ = ["AnalysesTable", "SortOrder", "fit_cell", "layout_columns"]
+__all__ = ["AnalysesTable", "SortOrder", "layout_columns"]
 
 CLOCK_TICK_SECONDS = 30.0  # relative times ("5m ago") are re-rendered this often
 MARK = "◆A "  # before the label of the analysis marked for a comparison (readable without colour)
@@ -42,8 +43,8 @@ class AnalysesTable(RowCursorView):
     """A table of analyses with a row cursor, rendering only the lines on screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select_cursor", "Select",
-                tooltip="Select the highlighted analysis", id="select"),
+        RankedBinding("enter", "select_cursor", "Select",
+                      tooltip="Select the highlighted analysis", id="select", rank=SHOWN),
         Binding("up,k", "move('up')", "Cursor up", show=False, id="cursor-up"),
         Binding("down,j", "move('down')", "Cursor down", show=False, id="cursor-down"),
         Binding("pageup", "move('page-up')", "Page up", show=False, id="page-up"),
@@ -59,7 +60,7 @@ class AnalysesTable(RowCursorView):
     DEFAULT_CSS = TABLE_CSS
 
     empty_message: reactive[str] = reactive("")
-    """Shown, centred and muted, when there are no rows ("Loading…", "No analyses match")."""
+    """Shown, centred and muted, when there are no rows ("Loading…", the view's empty words)."""
     unseen_above: reactive[int] = reactive(0)
     """Rows that arrived above the view and have not been scrolled to yet ("↑ 3 new")."""
 
@@ -132,10 +133,14 @@ class AnalysesTable(RowCursorView):
         self.sort_by(next_sort(self._rows.order))
 
     def set_items(self, items: Iterable[AnalysisItem], *, keep_id: str | None = None) -> None:
-        """Replace all rows. With `keep_id` (a reload), the cursor stays on that analysis,
-        on its line of the screen, or on the same row when it is gone; else on row 0."""
+        """Replace all rows. With `keep_id` (a reload, or the server's rows replacing the
+        cache's), the cursor stays on that analysis, on its line of the screen, or on the
+        same row when it is gone; the rows that came in above the screen are counted in
+        `unseen_above` ("↑ 8 new"); into an empty table, that analysis is scrolled to.
+        Else the cursor goes to row 0."""
         line = self.cursor_row - int(self.scroll_y)
         row = self.cursor_row
+        before = self._rows.ids() if keep_id is not None else frozenset()
         self._flashing.clear()
         self._rows.replace_all(items)
         self.unseen_above = 0
@@ -151,9 +156,14 @@ class AnalysesTable(RowCursorView):
             self._fit_placeholders()
             self._rows_resized()
             row = self.validate_cursor_row(row if kept is None else kept)
+            if not before:  # nothing was on screen: the row where it falls, from the top
+                line = row
             self.set_reactive(AnalysesTable.cursor_row, row)
             self.scroll_to(y=max(0, row - line), animate=False, immediate=True)
             self._scroll_cursor_into_view()
+            if before:
+                top = int(self.scroll_y)
+                self.unseen_above = sum(1 for i in self._rows.view[:top] if i.id not in before)
         self._announce()
         self._check_wanted()
 
@@ -233,9 +243,16 @@ class AnalysesTable(RowCursorView):
         return None if position is None else self._rows.row_of_position(position)
 
     def set_project_names(self, names: Mapping[str, str]) -> None:
-        """Show these project names (merged into those known) instead of project ids."""
+        """Show these project names (merged into those known) instead of project ids; the
+        rows on screen are drawn again only when a name changed and the project column is
+        shown (else only the lines kept drawn are forgotten)."""
+        if all(self._project_names.get(p) == name for p, name in names.items()):
+            return
         self._project_names.update(names)
-        self._changed()
+        if any(column.key == "project" for column in layout_columns(self.size.width)):
+            self._changed()
+        else:
+            self._painter.invalidate()
 
     def mark(self, analysis_id: str | None) -> None:
         """Show MARK before the label of `analysis_id` (None: no row is marked)."""

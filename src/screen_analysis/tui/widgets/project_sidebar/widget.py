@@ -1,39 +1,45 @@
 """The project sidebar: "All projects", then each known project with its count and average.
 
-The sidebar owns its projects: it asks its source (`ProjectSource`, the main view's feed)
-for each one it is told about, once, in its own workers, and again when told their counts
-moved; it lists them by name, always in the same order. It starts with those the local
-cache kept, once the key in use may see them, and forgets those when the key is refused.
-It posts up what others need: the project chosen, a project that became known (its name,
-for the table and the detail), one the user added (to remember), and a failure.
+The sidebar owns its projects: it lists every project its rows name, by name (by id until
+its details are known), always in the same order, sorted once per batch of new names. It
+asks its source (`ProjectSource`, the main view's feed) for a project's details in its
+own workers, a bounded number per refresh (`asking`: those in view and the detail's
+first; `r` asks again for those that failed). It starts with those the local cache kept,
+once the key in use may see them, and forgets those when the key is refused. It posts up
+what others need: the project chosen, projects that became known (their names, for the
+table and the detail), one the user added (to remember), and a failure.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+import bisect
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import ClassVar, Protocol
+from typing import ClassVar, Protocol, TypeAlias
 
 from textual import work
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.message import Message
-from textual.widgets import OptionList
-from textual.widgets.option_list import Option
 
 from screen_analysis.api.describe import describe_error
 from screen_analysis.api.errors import AuthenticationError, NotFoundError
 from screen_analysis.api.models import Project
-from screen_analysis.numbers import format_count
-from screen_analysis.safe_text import clean, shorten
+from screen_analysis.safe_text import DISPLAY_LIMIT, TITLE_LIMIT, clean, shorten
 from screen_analysis.state import LayoutPreferences
-from screen_analysis.tui.formatting import DASH, format_score
 from screen_analysis.tui.project_book import KnownProject, ProjectBook
+from screen_analysis.tui.widgets.project_sidebar.asking import AskQueue
+from screen_analysis.tui.widgets.project_sidebar.entries import listing_order, prompt, prompt_all
+from screen_analysis.tui.widgets.project_sidebar.messages import (
+    Added,
+    Failed,
+    Known,
+    ProjectChosen,
+)
+from screen_analysis.tui.widgets.project_sidebar.project_list import ALL_ID, ProjectList
 
-ALL_ID = "all"
 FOLD_BELOW = 130  # columns: below this the sidebar starts folded (the label keeps its room)
-_PREFIX = "p:"  # option ids of projects; "all" cannot collide with a prefixed id
+SORT_FROM = 32  # projects moved at once: from this many, one sort rather than one by one
 
 
 class ProjectSource(Protocol):
@@ -46,24 +52,7 @@ class ProjectSource(Protocol):
         """The projects the local cache kept, once the key in use may see them (else none)."""
 
 
-def entry_lines(entry: KnownProject) -> tuple[str, str]:
-    """The name line and the statistics line of an entry, as plain (cleaned) text."""
-    project = entry.project
-    if project is None:
-        note = {"missing": "not found", "error": "couldn't load"}.get(entry.state, "loading…")
-        return clean(entry.project_id) or DASH, note
-    count = project.analysis_count
-    counted = DASH if count is None else f"{format_count(count)}"
-    average = DASH if project.avg_score is None else format_score(project.avg_score)
-    return clean(project.name) or clean(project.id) or DASH, f"{counted} · avg {average}"
-
-
-def listing_order(entry: KnownProject) -> tuple[str, str]:
-    """Projects are listed by name (case folded), then id: the same order every run."""
-    return entry_lines(entry)[0].casefold(), entry.project_id
-
-
-class ProjectSidebar(OptionList):
+class ProjectSidebar(ProjectList):
     """Projects to choose from; Enter or a click posts `ProjectChosen` (None: all projects).
 
     It folds away (class `-folded`) to give the table the width: by default below
@@ -71,8 +60,13 @@ class ProjectSidebar(OptionList):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j", "cursor_down", "Down", show=False, id="sidebar-down"),
-        Binding("k", "cursor_up", "Up", show=False, id="sidebar-up"),
+        Binding("down,j", "cursor_down", "Down", show=False, id="sidebar-down"),
+        Binding("up,k", "cursor_up", "Up", show=False, id="sidebar-up"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="sidebar-page-down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="sidebar-page-up"),
+        Binding("home", "first", "To All projects", show=False, id="sidebar-first"),
+        Binding("end", "last", "To the last project", show=False, id="sidebar-last"),
+        Binding("enter", "select", "Show the project", show=False, id="sidebar-select"),
     ]
 
     DEFAULT_CSS = """
@@ -84,41 +78,10 @@ class ProjectSidebar(OptionList):
     }
     """
 
-    class ProjectChosen(Message):
-        """A project (or all projects, None) was chosen."""
-
-        def __init__(self, sidebar: ProjectSidebar, project_id: str | None) -> None:
-            super().__init__()
-            self.sidebar = sidebar
-            self.project_id = project_id
-
-        @property
-        def control(self) -> ProjectSidebar:
-            """The sidebar that posted the message."""
-            return self.sidebar
-
-    class Known(Message):
-        """A project was fetched: its name and statistics are known (or known again)."""
-
-        def __init__(self, project: KnownProject, names: dict[str, str]) -> None:
-            super().__init__()
-            self.project = project
-            self.names = names
-
-    class Added(Message):
-        """The user added a project by id and the server knows it: worth remembering."""
-
-        def __init__(self, project_id: str) -> None:
-            super().__init__()
-            self.project_id = project_id
-
-    class Failed(Message):
-        """Fetching a project failed in a way the user must act on (a refused key)."""
-
-        def __init__(self, error: Exception, again: Callable[[], None]) -> None:
-            super().__init__()
-            self.error = error
-            self.again = again
+    ProjectChosen: TypeAlias = ProjectChosen
+    Known: TypeAlias = Known
+    Added: TypeAlias = Added
+    Failed: TypeAlias = Failed
 
     def __init__(
         self,
@@ -129,18 +92,19 @@ class ProjectSidebar(OptionList):
     ) -> None:
         """Create the sidebar with only "All projects"; projects come from `source`; the
         fold is kept in `state_path`'s folder (read once mounted, off the event loop)."""
-        super().__init__(id=id, markup=False)
+        super().__init__(self._prompt_of, id=id)
         self._source = source
         self._book = ProjectBook()
+        self._asks = AskQueue()
+        self._keys: dict[str, tuple[str, str]] = {}  # where each project is listed
+        self._listed: list[str] = []
         self._unconfirmed: set[str] = set()  # listed from the cache, not fetched yet
         self._from_cache: set[str] = set()  # shown as the cache kept it, not fetched since
         self._kept_only: set[str] = set()  # of those, listed for the cache alone
-        self._listed: list[str] = []
         self._current: str | None = None
         self._state_path = state_path
         self._preferences: LayoutPreferences | None = None
         self._chosen: bool | None = None
-        self.add_option(Option(self._prompt_all(), id=ALL_ID))
 
     def on_mount(self) -> None:
         """Fold for the width now, and again whenever the screen is laid out anew; read the
@@ -212,47 +176,76 @@ class ProjectSidebar(OptionList):
         return self._book.names()
 
     def want(self, project_ids: Iterable[str | None]) -> None:
-        """List and fetch (once each) the projects not seen before (a project the cache
-        listed is fetched the first time the server's rows name it)."""
-        wanted = list(project_ids)
-        for project_id in self._book.claim(wanted):
-            self._show(KnownProject(project_id))
-            self._fetch(project_id)
-        for project_id in self._unconfirmed.intersection(p for p in wanted if p):
+        """List the projects not seen before (by id, until their details are asked for).
+        The server's rows came: a project the cache listed that they name, and every one
+        that failed to load, is asked for again. They are asked for as far as the current
+        refresh allows, those in the sidebar's view first; the others wait for a later
+        refresh, or to be looked at."""
+        wanted = [p for p in project_ids if p]
+        new = self._book.claim(wanted, state="queued")
+        self._asks.wait(new)
+        confirm = self._unconfirmed.intersection(wanted)
+        self._unconfirmed.difference_update(confirm)
+        self._asks.wait([*self._failed_ones(), *confirm], first=True)
+        if new:
+            self._list(new)
+            self._asks.wait(self._queued_in_view(), first=True)
+        self._ask()
+
+    def look_up(self, project_id: str) -> KnownProject | None:
+        """What is known of `project_id`, asked for now if it was not yet: the reader is
+        looking at it (the detail shows one of its analyses)."""
+        if self._state(project_id) == "queued" or project_id in self._unconfirmed:
             self._unconfirmed.discard(project_id)
-            self._fetch(project_id)
+            self._asks.urge([project_id])
+            self._ask()
+        return self._book.get(project_id)
+
+    def recount(self, project_ids: Iterable[str] = ()) -> None:
+        """A refresh (a view shown, `r`, counts that moved): ask again for these projects
+        (their counts moved), then for those that failed, then for others not asked for
+        yet, as far as a refresh allows (`asking.PER_REFRESH`)."""
+        known = [p for p in dict.fromkeys(project_ids) if self._book.get(p) is not None]
+        self._asks.refresh()
+        self._asks.wait([*known, *self._failed_ones()], first=True)
+        self._ask()
+
+    def _failed_ones(self) -> list[str]:
+        return self._book.failing()
 
     def seed(self, projects: Iterable[Project]) -> None:
         """Projects as the local cache kept them: listed at once, fetched again the first
         time they are wanted."""
+        seeded = []
         for project in projects:
             known = KnownProject(project.id, project, "ok")
             self._kept_only.update(self._book.claim([project.id]))
             self._book.record(known)
             self._unconfirmed.add(project.id)
             self._from_cache.add(project.id)
-            self._show(known)
-            self.post_message(self.Known(known, self._book.names()))
+            seeded.append(known)
+        if seeded:
+            self._list([known.project_id for known in seeded])
+            self.post_message(self.Known(seeded, self._book.names()))
 
     def forget_kept(self) -> None:
         """What the local cache gave goes (the key was refused: it never sees it): projects
         listed for the cache alone are dropped, the others shown as not loaded."""
-        for project_id in sorted(self._from_cache):
-            if project_id in self._kept_only:
-                self.remove_entry(project_id)
-            else:
-                known = KnownProject(project_id, None, "error")
-                self._book.record(known)
-                self._show(known)
+        dropped = self._from_cache & self._kept_only
+        for project_id in dropped:
+            self._book.forget(project_id)
+            self._asks.forget(project_id)
+            self._keys.pop(project_id, None)
+        if dropped:
+            self._listed = [p for p in self._listed if p not in dropped]
+            self.set_order(self._listed)
+        unloaded = sorted(self._from_cache - dropped)
+        for project_id in unloaded:
+            self._book.record(KnownProject(project_id, None, "error"))
+        self._list(unloaded)
         self._unconfirmed.clear()
         self._from_cache.clear()
         self._kept_only.clear()
-
-    def recount(self, project_ids: Iterable[str]) -> None:
-        """Fetch these projects again: their counts moved."""
-        for project_id in sorted(set(project_ids)):
-            if self._book.get(project_id) is not None:
-                self._fetch(project_id)
 
     def add(self, project_id: str) -> None:
         """Add a project by id once the server confirms it exists (the user asked)."""
@@ -261,37 +254,65 @@ class ProjectSidebar(OptionList):
             self.notify("That project is already listed.", markup=False)
             return
         self._book.claim([project_id])
+        self._asks.forget(project_id)
         self._fetch(project_id, adding=True)
 
     def remove_entry(self, project_id: str) -> None:
         """Drop a project from the list (and forget it)."""
         self._book.forget(project_id)
+        self._asks.forget(project_id)
+        self._keys.pop(project_id, None)
         if project_id in self._listed:
             self._listed.remove(project_id)
-            self.remove_option(_PREFIX + project_id)
+            self.set_order(self._listed)
+
+    def _state(self, project_id: str) -> str | None:
+        known = self._book.get(project_id)
+        return None if known is None else known.state
+
+    def _queued_in_view(self) -> list[str]:
+        """The entries in view that were not asked for yet."""
+        return [p for p in self.in_view() if self._state(p) == "queued"]
+
+    def _ask(self) -> None:
+        """Start the fetches the queue allows now."""
+        for project_id in self._asks.take():
+            known = self._book.get(project_id)
+            if known is not None and known.project is None and known.state != "loading":
+                self._book.record(KnownProject(project_id, None, "loading"))
+                self.changed([project_id])
+            self._fetch(project_id)
 
     def _fetch(self, project_id: str, *, adding: bool = False) -> None:
         if self._source is not None:
             self.run_worker(self._get(project_id, adding), group="projects", exit_on_error=False)
+        else:
+            self._asks.done(project_id)
 
     async def _get(self, project_id: str, adding: bool) -> None:
         assert self._source is not None
         try:
             project = await self._source.fetch_project(project_id)
         except asyncio.CancelledError:
+            self._asks.done(project_id)
             raise
         except Exception as error:
+            self._asks.done(project_id)
             self._failed(project_id, error, adding)
+            self._ask()
             return
+        self._asks.done(project_id)
         known = KnownProject(project_id, project, "ok")
         self._book.record(known)
         self._from_cache.discard(project_id)
         self._kept_only.discard(project_id)
-        self._show(known)
-        self.post_message(self.Known(known, self._book.names()))
+        self._list([project_id])
+        self.post_message(self.Known([known], self._book.names()))
         if adding:
             self.post_message(self.Added(project_id))
-            self.notify("Added the project " + clean(project.name), markup=False)
+            name = clean(project.name, limit=TITLE_LIMIT)
+            self.notify("Added the project " + name, markup=False)
+        self._ask()
 
     def _failed(self, project_id: str, error: Exception, adding: bool) -> None:
         known = self._book.get(project_id)
@@ -305,19 +326,18 @@ class ProjectSidebar(OptionList):
             again = lambda: self._fetch(project_id, adding=adding)  # noqa: E731
             self.post_message(self.Failed(error, again))
         if adding:
-            label = shorten(clean(project_id))
+            label = shorten(clean(project_id, limit=DISPLAY_LIMIT))
             if isinstance(error, NotFoundError):
                 text = "No project " + label + " on this server; it was not added."
             else:
-                text = "Couldn't check the project " + label + ": " + describe_error(error)
+                text = describe_error(error, prefix="Couldn't check the project " + label)
             self.notify(text, severity="error", markup=False)
             if project_id not in self._listed:
                 self._book.forget(project_id)
                 return
         state = "missing" if isinstance(error, NotFoundError) else "error"
-        known = KnownProject(project_id, None, state)
-        self._book.record(known)
-        self._show(known)
+        self._book.record(KnownProject(project_id, None, state))
+        self._list([project_id])
 
     @property
     def busy(self) -> bool:
@@ -326,25 +346,24 @@ class ProjectSidebar(OptionList):
 
     # The list
 
-    def _show(self, entry: KnownProject) -> None:
-        """List the project, or update what is shown for it, in its place by name."""
-        project_id = entry.project_id
-        order = sorted(
-            {*self._listed, project_id},
-            key=lambda i: listing_order(entry if i == project_id else self._known(i)),
-        )
-        if order == self._listed:
-            self.replace_option_prompt(_PREFIX + project_id, self._prompt(entry))
-            return
-        highlighted = self.highlighted_option.id if self.highlighted_option else None
-        self._listed = order
-        self.clear_options()
-        self.add_options(
-            [Option(self._prompt_all(), id=ALL_ID)]
-            + [Option(self._prompt(self._known(i)), id=_PREFIX + i) for i in order]
-        )
-        if highlighted is not None:
-            self.highlighted = self.get_option_index(highlighted)
+    def _list(self, project_ids: Sequence[str]) -> None:
+        """List these projects, or show them anew, in their places by name: a few moved
+        are put in place one by one (a binary search each), a batch is one sort."""
+        moved = [p for p in project_ids if self._keys.get(p) != listing_order(self._known(p))]
+        if len(moved) > SORT_FROM:
+            for project_id in moved:
+                if project_id not in self._keys:
+                    self._listed.append(project_id)
+                self._keys[project_id] = listing_order(self._known(project_id))
+            self._listed.sort(key=self._keys.__getitem__)
+        for project_id in moved if len(moved) <= SORT_FROM else ():
+            if project_id in self._keys:
+                self._listed.remove(project_id)
+            self._keys[project_id] = listing_order(self._known(project_id))
+            bisect.insort(self._listed, project_id, key=self._keys.__getitem__)
+        if moved:
+            self.set_order(self._listed)
+        self.changed(project_ids)
 
     def _known(self, project_id: str) -> KnownProject:
         return self._book.get(project_id) or KnownProject(project_id)
@@ -352,26 +371,24 @@ class ProjectSidebar(OptionList):
     def mark_current(self, project_id: str | None) -> None:
         """Mark which project the table shows."""
         previous, self._current = self._current, project_id
-        for changed in {previous, project_id}:
-            if changed is None:
-                self.replace_option_prompt(ALL_ID, self._prompt_all())
-            elif changed in self._listed:
-                self.replace_option_prompt(_PREFIX + changed, self._prompt(self._known(changed)))
+        self.changed([ALL_ID if p is None else p for p in {previous, project_id}])
 
     def _marker(self, project_id: str | None) -> str:
         return "▸ " if project_id == self._current else "  "
 
-    def _prompt_all(self) -> Content:
-        return Content(self._marker(None)) + Content.styled("All projects", "bold")
+    def _prompt_of(self, option_id: str) -> Content:
+        if option_id == ALL_ID:
+            return prompt_all(self._marker(None))
+        return prompt(self._known(option_id), self._marker(option_id))
 
-    def _prompt(self, entry: KnownProject) -> Content:
-        name, stats = entry_lines(entry)
-        marker = self._marker(entry.project_id)
-        return Content.assemble(marker, (name, "bold"), "\n", "  ", (stats, "dim"))
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        """Turn the option into a project id."""
+    def on_project_list_chosen(self, event: ProjectList.Chosen) -> None:
+        """Turn the entry into a project id."""
         event.stop()
-        option_id = event.option.id or ALL_ID
-        project_id = None if option_id == ALL_ID else option_id.removeprefix(_PREFIX)
-        self.post_message(self.ProjectChosen(self, project_id))
+        project_id = None if event.option_id == ALL_ID else event.option_id
+        self.post_message(ProjectChosen(self, project_id))
+
+    def on_project_list_in_view(self, event: ProjectList.InView) -> None:
+        """The reader scrolled or moved the highlight: ask for what came into view."""
+        event.stop()
+        self._asks.urge(self._queued_in_view())
+        self._ask()
