@@ -15,13 +15,16 @@ mutate and which tests to run, beside links to src/ and tests/; mutmut copies bo
 (every mutant tested again against today's tests); --survivors re-tests only the mutants the
 last run left alive, a quick check while writing the tests that kill them.
 
---changed takes the modules whose source or tests differ from a base: $MUTATION_BASE when
-set, else where this branch left main (`git merge-base HEAD main`), else, on main itself
-(CI's clean clone), the first parent of HEAD, which for a merge is everything the merged
-branch brought. With --budget, the modules whose expected minutes (pyproject.toml) do not
-fit are left out and said so, and a run still going at the end of the budget is stopped and
-reported unfinished, which is no failure. --check fails when a finished module kills less
-than its floor.
+--changed takes the modules whose source or tests differ from a base: --base REV when
+given (CI gives HEAD^1: what the last commit brought over its first parent, which for a
+merge is everything the merged branch brought), else $MUTATION_BASE when set, else where
+this branch left main (`git merge-base HEAD main`), else the first parent of HEAD. A base
+git cannot find (a first commit, a shallow clone) runs nothing, and says so. With --budget,
+the modules run from the quickest, a module whose expected minutes (pyproject.toml) do not
+fit in what is left is skipped with a line saying so, and a run still going when the budget
+ends is stopped (within the budget: the stop's grace is kept back from it) and reported
+unfinished, which is no failure. --check fails when a finished module kills less than its
+floor.
 """
 
 from __future__ import annotations
@@ -58,11 +61,17 @@ def _git(*args: str) -> str | None:
     return done.stdout.strip() if done.returncode == 0 else None
 
 
-def change_base() -> str | None:
+# How long a module stopped at the budget's end is given to stop (mutmut saves its results
+# on SIGINT), kept back from the budget so the step ends within it.
+STOP_GRACE = 30.0
+
+
+def change_base(given: str | None = None) -> str | None:
     """The commit a change is measured from (see the module's docstring); None when there
-    is none (a first commit, or a clone without history)."""
-    if os.environ.get("MUTATION_BASE"):
-        return os.environ["MUTATION_BASE"]
+    is none (a first commit, or a clone without that history)."""
+    wanted = given or os.environ.get("MUTATION_BASE")
+    if wanted:
+        return _git("rev-parse", "--verify", "--quiet", f"{wanted}^{{commit}}")
     head = _git("rev-parse", "HEAD")
     fork = _git("merge-base", "HEAD", "main")
     if fork and fork != head:
@@ -70,9 +79,9 @@ def change_base() -> str | None:
     return _git("rev-parse", "--verify", "--quiet", "HEAD^1")
 
 
-def changed_modules() -> tuple[str, list[Module]]:
+def changed_modules(given: str | None = None) -> tuple[str, list[Module]]:
     """The base, and the modules whose files differ between it and the working tree."""
-    base = change_base()
+    base = change_base(given)
     if base is None:
         print("--changed: no earlier commit to compare with, so no module is run")
         return "nothing", []
@@ -149,11 +158,11 @@ def run_module(module: Module, workers: int, survivors_only: bool, seconds: floa
             command, cwd=workspace, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
         try:
-            code = child.wait(timeout=seconds)
+            code = child.wait(timeout=None if seconds is None else max(seconds - STOP_GRACE, 0))
         except subprocess.TimeoutExpired:
             os.killpg(child.pid, signal.SIGINT)  # mutmut stops its workers and saves
             try:
-                child.wait(timeout=60)
+                child.wait(timeout=STOP_GRACE)
             except subprocess.TimeoutExpired:
                 os.killpg(child.pid, signal.SIGKILL)
                 child.wait()
@@ -177,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("modules", nargs="*", help="modules (pyproject.toml [tool.mutation])")
     parser.add_argument("--all", action="store_true", help="every module of the tier")
     parser.add_argument("--changed", action="store_true", help="the modules a change touched")
+    parser.add_argument("--base", default=None, help="with --changed: the commit to compare with")
     parser.add_argument("--survivors", action="store_true", help="re-test last run's survivors")
     parser.add_argument("--workers", type=int, default=None, help="mutmut's --max-children")
     parser.add_argument("--budget", type=float, default=None, help="minutes for the whole run")
@@ -185,13 +195,14 @@ def main(argv: list[str] | None = None) -> int:
     tier = settings()
     workers = args.workers or int(tier.get("workers", 2))  # type: ignore[call-overload]
     if args.changed:
-        base, chosen = changed_modules()
+        base, chosen = changed_modules(args.base)
         print(f"modules changed since {base[:12]}: {', '.join(m.name for m in chosen) or 'none'}")
     elif args.all or args.modules:
         chosen = pick(args.modules)
     else:
         parser.error("name modules, or --all, or --changed")
-    deadline = None if args.budget is None else time.monotonic() + args.budget * 60
+    started = time.monotonic()
+    deadline = None if args.budget is None else started + args.budget * 60
     if deadline is not None:
         chosen = sorted(chosen, key=lambda m: m.minutes)
     outcomes: dict[str, str] = {}
@@ -205,6 +216,9 @@ def main(argv: list[str] | None = None) -> int:
             outcomes[module.name] = "skipped"
             continue
         outcomes[module.name] = run_module(module, workers, args.survivors, left)
+    if deadline is not None:
+        used = (time.monotonic() - started) / 60
+        print(f"mutation tier: {used:.1f} of the {args.budget:g} min budget used")
     ran = [m for m in chosen if outcomes.get(m.name) in {"done", "unfinished"}]
     if ran:
         print()

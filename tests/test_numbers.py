@@ -166,3 +166,43 @@ def test_a_sparkline_reads_without_colour() -> None:
     assert sparkline([10, 200], 50, 100) == "▁█"  # beyond the scale: at its ends
     assert sparkline([70, 70], 70, 70) == "▅▅"  # no span: the middle
     assert sparkline([0.25, 0.75], 0, 1) == "▃▇"  # a scale narrower than one
+
+
+def test_an_axis_reads_short_from_ten_thousand_on() -> None:
+    from screen_analysis.numbers import axis_number
+
+    assert axis_number(9_999) == "9,999" and axis_number(10_000) == "10k"  # met exactly
+    assert axis_number(12_499) == "12k" and axis_number(2.6) == "3" and axis_number(0) == "0"
+
+
+def test_a_number_as_given_reads_whole_or_as_short_as_it_is() -> None:
+    from screen_analysis.numbers import format_number, with_minus
+
+    assert format_number(70) == "70" and format_number(70.0) == "70"
+    assert format_number(4638) == "4,638" and format_number(59.95) == "59.95"
+    assert format_number(-1.25) == "−1.25" and format_number(-3) == "−3"
+    assert format_number(999_999_999_999_999) == "999,999,999,999,999"
+    assert format_number(10**15) == "1e15" and format_number(-(10**15)) == "−1e15"  # met
+    assert format_number(1e308) == "1e308" and format_number(0.1 + 0.2) == "0.30000000000000004"
+    assert with_minus("-1-2") == "−1−2" and with_minus("12") == "12"
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ("0.0", "0.0"),
+        ("-0.0", "0.0"),  # a mean of −0.04 judged at one decimal: never "−0.0"
+        ("72.4", "72.4"),
+        ("-1.3", "−1.3"),
+        ("0.1", "0.1"),
+        ("1234.6", "1,234.6"),
+        ("999999999999999.9", "999,999,999,999,999.9"),
+        ("1000000000000000.0", "1e15"),  # met exactly
+        ("-1000000000000000.0", "−1e15"),
+    ],
+)
+def test_a_value_judged_at_one_decimal(value: str, text: str) -> None:
+    """format_tenths reads values already judged at one decimal (the gate's `compared`)."""
+    from screen_analysis.numbers import format_tenths
+
+    assert format_tenths(Decimal(value)) == text

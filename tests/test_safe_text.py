@@ -110,3 +110,12 @@ def test_a_message_never_exceeds_its_limit(text: str, limit: int) -> None:
 def test_no_run_is_longer_than_the_limit_after_shorten_runs(text: str) -> None:
     for run in re.findall(r"[^\s/?&=:,]+", shorten_runs(text, limit=12)):
         assert len(run) <= 12
+
+
+def test_a_limit_cuts_first_and_says_so() -> None:
+    assert clean("abcdef", limit=3) == "abc…"
+    assert clean("abc", limit=3) == "abc"  # met exactly: whole, no ellipsis
+    assert clean("abcd", limit=None) == "abcd"
+    assert clean("\x1b" * 10, limit=2) == "␛␛…"  # cut before the controls are made visible
+    assert clean("a  \n b", limit=3) == "a…"  # and before whitespace folds
+    assert clean("a\nb", single_line=False, limit=2) == "a\n…"
