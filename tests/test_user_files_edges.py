@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from filelock import FileLock
+from tests.support.hostile_files import full_disk
 
 from screen_analysis import user_files
 from screen_analysis.user_files import (
@@ -98,6 +99,7 @@ def test_a_link_not_to_be_followed_is_refused_before_anything_is_made(tmp_path: 
             attempt()
         assert str(info.value).endswith(why) and info.value.strerror == why
     assert str(info.value) == f"cannot read {link}: {why}"
+    assert info.value.filename == str(link) and info.value.path == link
     assert target.read_text() == "mine" and _names(tmp_path) == ["mine.txt", "state.json"]
     assert read_locked_text(link) == "mine" and target_of(link) == target
 
@@ -171,6 +173,7 @@ def test_a_file_read_before_a_change_says_why_it_cannot_be(tmp_path: Path) -> No
     with pytest.raises(UserFileError) as info:
         read_locked_text(path)
     assert str(info.value) == f"cannot read {path}: it is not UTF-8 text"
+    assert info.value.filename == str(path)
     assert info.value.strerror == "it is not UTF-8 text"
     pipe = tmp_path / "pipe"
     os.mkfifo(pipe)
@@ -200,4 +203,75 @@ def test_a_folder_full_of_taken_names_is_one_error(
     with pytest.raises(FileExistsError) as info:
         write_atomic(tmp_path / "out", "x")
     assert info.value.strerror == "no free temporary name"
+    assert info.value.errno == errno.EEXIST and info.value.filename == str(tmp_path)
     assert (tmp_path / ".out.taken.tmp").read_text() == "someone's"
+
+
+def test_a_taken_temporary_name_is_passed_over_for_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    names = iter(["taken", "free"])
+    monkeypatch.setattr(user_files.secrets, "token_hex", lambda _n: next(names))
+    (tmp_path / ".out.taken.tmp").write_text("someone's")
+    write_atomic(tmp_path / "out", "x")
+    assert (tmp_path / "out").read_text() == "x"
+    assert _names(tmp_path) == [".out.taken.tmp", "out"]
+
+
+def test_a_new_file_in_folders_not_made_yet(tmp_path: Path) -> None:
+    path = tmp_path / "fresh" / "home" / ".config" / "screen-analysis" / "config.toml"
+    assert update_text(path, lambda _text: "a = 1\n") == "a = 1\n"
+    assert path.read_text() == "a = 1\n"
+    check_writable(tmp_path / "other" / "deeper" / "config.toml")
+
+
+def test_a_new_file_gets_every_permission_the_umask_allows(tmp_path: Path) -> None:
+    old = os.umask(0)
+    try:
+        write_atomic(tmp_path / "open", "x")
+        with replacing(tmp_path / "stream") as out:
+            out.write("x")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "open").stat().st_mode) == 0o666
+    assert stat.S_IMODE((tmp_path / "stream").stat().st_mode) == 0o666
+
+
+def test_an_update_gives_a_new_file_the_mode_asked_for(tmp_path: Path) -> None:
+    path = tmp_path / "key.toml"
+    update_text(path, lambda _text: "k = 1\n", mode=0o600)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_link_planted_while_a_change_is_made_is_not_written_through(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    path.write_text("{}")
+    victim = tmp_path / "victim.txt"
+    victim.write_text("mine")
+
+    def plant(text: str | None) -> str:
+        path.unlink()
+        path.symlink_to(victim)  # another program, between the read and the write
+        return "{1}"
+
+    with pytest.raises(UserFileError) as info:
+        update_text(path, plant, follow_links=False)
+    assert str(info.value) == f"cannot write {path}: it is a symbolic link, which is not followed"
+    assert info.value.filename == str(path) and victim.read_text() == "mine"
+
+
+def test_a_folder_in_place_of_the_file_is_said_as_such(tmp_path: Path) -> None:
+    (tmp_path / "config.toml").mkdir()
+    with pytest.raises(UserFileError) as info:
+        check_writable(tmp_path / "config.toml")
+    assert str(info.value) == f"cannot write {tmp_path / 'config.toml'}: Is a directory"
+    assert info.value.errno == errno.EISDIR and info.value.filename == str(tmp_path / "config.toml")
+
+
+def test_a_full_disk_names_the_file_in_every_writer(tmp_path: Path) -> None:
+    with full_disk(tmp_path / "disk") as disk:
+        path = disk / "state.json"
+        with pytest.raises(UserFileError) as info:
+            write_atomic(path, "y" * 100_000)
+        assert str(info.value) == f"cannot write {path}: No space left on device"
+        assert info.value.filename == str(path)
