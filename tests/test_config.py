@@ -277,9 +277,12 @@ def test_another_profile_keeps_the_flags_and_the_state_file(tmp_path: Path) -> N
         '[profiles.a]\nbase_url = "https://a"\ntheme = "a-theme"\n'
         '[profiles.b]\nbase_url = "https://b"\n',
     )
-    start = load(path, theme="flag-theme").with_overrides(state_path=tmp_path / "s.json")
+    start = load(path, theme="flag-theme", refresh_interval=3.0, no_cache=True).with_overrides(
+        state_path=tmp_path / "s.json"
+    )
     b = settings_for_profile(start, "b")
     assert (b.profile, b.base_url, b.theme) == ("b", "https://b", "flag-theme")
+    assert b.refresh_interval == 3.0 and b.cache is False  # every flag given is kept
     assert b.state_path == tmp_path / "s.json" and b.config_path == path
     top = settings_for_profile(start, None)  # the top level, not the default profile
     assert (top.profile, top.base_url) == (None, "https://top")
@@ -340,6 +343,10 @@ def test_checks_are_the_files_tables_by_name(tmp_path: Path) -> None:
     assert check_tables(path) == {"release": {"min_mean": 70}, "nightly": {"last": "7d"}}
     assert check_tables(tmp_path / "missing.toml") == {}
     assert check_tables(write(tmp_path, 'theme = "t"\n')) == {}
+    write(tmp_path, 'checks = "strict"\n')
+    with pytest.raises(ConfigError) as refused:
+        check_tables(path)
+    assert str(refused.value) == f"config file {path}: 'checks' has the wrong type"
     write(tmp_path, '[checks]\nrelease = "strict"\n')
     with pytest.raises(ConfigError) as refused:
         check_tables(path)
