@@ -246,3 +246,22 @@ def test_layout_choices_are_merged_into_the_file(tmp_path: Path) -> None:
         layout.remember_detail_width(50)  # a damaged file gives way to the choice
         assert json.loads(layout.path.read_text(encoding="utf-8")) == {"detail_width": 50}
     assert layout.path.read_text(encoding="utf-8") == '{\n "detail_width": 50\n}\n'
+
+
+def test_a_file_not_utf8_and_one_of_two_faults_are_worded(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    path.write_bytes(b'{"servers": {"\xff": []}}')
+    _, warning = read_state(path)
+    assert warning == (
+        f"The state file {path} was not used: it is not UTF-8 text. Remembered projects start empty."
+    )
+    path.write_text(json.dumps({"servers": {"a": 1, "b": 2}}), encoding="utf-8")
+    _, warning = read_state(path)
+    assert (
+        warning is not None
+        and (
+            "the entry for 'a' is a number where a list was expected; "
+            "the entry for 'b' is a number where a list was expected."
+        )
+        in warning
+    )
