@@ -253,7 +253,8 @@ def test_a_file_not_utf8_and_one_of_two_faults_are_worded(tmp_path: Path) -> Non
     path.write_bytes(b'{"servers": {"\xff": []}}')
     _, warning = read_state(path)
     assert warning == (
-        f"The state file {path} was not used: it is not UTF-8 text. Remembered projects start empty."
+        f"The state file {path} was not used: it is not UTF-8 text."
+        " Remembered projects start empty."
     )
     path.write_text(json.dumps({"servers": {"a": 1, "b": 2}}), encoding="utf-8")
     _, warning = read_state(path)
