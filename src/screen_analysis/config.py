@@ -110,6 +110,12 @@ def read_config_file(path: Path) -> dict[str, Any]:
         raise ConfigError(
             f"cannot read config file {path}: it is not UTF-8 text ({where})"
         ) from None
+    return _parse(text, path)
+
+
+def _parse(text: str, path: Path) -> dict[str, Any]:
+    """The TOML table of `text`; ConfigError for what is not TOML or nests deeper than
+    `file_reads.MAX_NESTING`. The one check of a config's text, for a read and a save."""
     import tomllib  # only when there is a file to read
 
     try:
@@ -323,11 +329,12 @@ def _save_values(path: Path, profile: str | None, values: Mapping[str, Any]) -> 
     wanted = {key: _plain(value) for key, value in values.items() if value is not None}
 
     def change(text: str | None) -> str | None:
+        # Refused as a read refuses it (a file the app would not read is not written over
+        # as if it were sound), in the same words.
+        _parse(text or "", path)
         try:
             document = tomlkit.parse(text or "")
-        except RecursionError:
-            raise ConfigError(f"cannot read config file {path}: {NESTED_TOO_DEEP}") from None
-        except TOMLKitError as exc:
+        except TOMLKitError as exc:  # tomlkit stricter than tomllib
             raise ConfigError(f"cannot read config file {path}: {exc}") from exc
         config_tables(document.unwrap(), path)  # a value of the wrong kind: nothing written
         table: Any = document
