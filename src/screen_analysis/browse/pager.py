@@ -344,5 +344,14 @@ class Pager:
             self._cache.store_updates(job.key.project_id, job.key.status, rows)
         emptied = top.total == 0 and not top.items
         return Refreshed(
-            job.key, arrived, rows, top.total, total_changed, refused, gap, top.odd_total, emptied
+            job.key,
+            arrived,
+            rows,
+            top.total,
+            total_changed,
+            refused,
+            gap,
+            top.odd_total,
+            emptied,
+            job.spare,
         )

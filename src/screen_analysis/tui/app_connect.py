@@ -163,7 +163,7 @@ class ConnectingApp(CrashReportWithoutLocals[int]):
         """Open a client for `connection` and show the main screen (replacing any other);
         with `settings`, those of the profile switched to. The old client is closed once
         the new one exists; nothing of the old server's view is kept."""
-        await self.current.swap(self.make_client(connection))
+        await self.current.open(lambda: self.make_client(connection), connection.base_url)
         if settings is not None:
             self._adopt(settings)
         self.connection = connection

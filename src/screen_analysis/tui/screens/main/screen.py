@@ -109,7 +109,13 @@ class MainScreen(ViewKeys):
         """Filter bar, then sidebar, the analyses pane (table, status line) and detail."""
         state_path = self.settings.state_path
         yield AppHeader()
-        yield StatusFilter(self.sources.totals, clock=self._clock, id="status-filter")
+        schedule = self._schedule
+        yield StatusFilter(
+            self.sources.totals,
+            clock=self._clock,
+            ticks=lambda: schedule.clock(),  # idle time: the one clock of the rounds
+            id="status-filter",
+        )
         with Horizontal(id="body"):
             sidebar = ProjectSidebar(self.sources.projects, id="sidebar", state_path=state_path)
             sidebar.border_title = "Projects"
@@ -179,7 +185,7 @@ class MainScreen(ViewKeys):
 
     @on(AnalysesPane.TotalSeen)
     def _total_seen(self, event: AnalysesPane.TotalSeen) -> None:
-        self.status_filter.seen(event.view, event.total)
+        self.status_filter.seen(event.view, event.total, spare=event.spare)
 
     @on(AnalysesPane.OfflineChanged)
     def _offline_changed(self, event: AnalysesPane.OfflineChanged) -> None:
