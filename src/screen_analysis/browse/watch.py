@@ -7,7 +7,8 @@ found again on a page of one listing (a project's, or every project's, all statu
 the rows after a cursor only ever lose rows, so a spot found stays right; an analysis on
 the first page slides down as new ones arrive, and when it is not there any more its spot
 moves to the page below. Each round asks one page of the listing for the book, whatever
-is watched: the spot whose analyses have waited longest (most of them on a tie). Pages
+is watched: the spot whose analyses were looked for longest ago (most of them on a tie),
+so every spot has its turn. Pages
 asked for other reasons (a view's refresh) are told to the book too and cost nothing.
 """
 
@@ -161,8 +162,11 @@ class WatchBook:
         for key, watched in self._watched.items():
             if key in found:
                 continue
-            watched.waited += 1
-            if watched.spot == asked.cursor and next_cursor is not None:
+            if watched.spot != asked.cursor:
+                watched.waited += 1  # not looked for this round
+                continue
+            watched.waited = 0
+            if next_cursor is not None:
                 watched.spot = next_cursor
 
 
