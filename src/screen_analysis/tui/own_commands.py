@@ -33,7 +33,7 @@ def command_bindings(specs: Mapping[str, CommandSpec]) -> list[BindingType]:
             normalise_keys(spec.key),
             f"run_command({json.dumps(name)})",
             spec.title,
-            tooltip=clean(" ".join(spec.run), limit=120),
+            tooltip=spec.title + ": " + clean(" ".join(spec.run), limit=120),
             id=spec.binding_id,
         )
         for name, spec in specs.items()
@@ -69,7 +69,7 @@ def with_commands(screen: type[S], bindings: Sequence[BindingType]) -> type[S]:
     BINDINGS over its bases', so the built-ins are tried first)."""
     if not bindings:
         return screen
-    return type(screen.__name__, (screen,), {"BINDINGS": list(bindings)})
+    return type(screen.__name__, (screen,), {"BINDINGS": list(bindings), "__module__": __name__})
 
 
 class CommandHost(Protocol):
