@@ -84,10 +84,8 @@ async def test_w_watches_and_the_end_is_told_as_configured(
         await pilot.pause()
     final = server.store.get_analysis(item.id)
     assert [e.analysis.id for e in events] == [item.id]
-    if final["status"] == "completed":
-        told = f"completed: score {final['score']}"
-    else:
-        told = "failed: "
+    done = final["status"] == "completed"
+    told = f"completed: score {final['score']}" if done else "failed: "
     assert any(told in m for m in notes.messages()), notes
     assert rang == [True] and len(sent) == 1 and told in sent[0]
     assert kept.read() == []  # dropped once finished
