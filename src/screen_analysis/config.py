@@ -83,6 +83,9 @@ class Settings:
     ca_bundle: str | None = None  # a PEM file of trusted CAs; None: the system's
     cache: bool = True  # the local cache of what was seen (`cache = false`, --no-cache: off)
     cache_max_mb: float = 200.0  # the cache's bound on disk (also 50,000 analyses)
+    commands: Mapping[str, Any] = field(default_factory=dict)  # [commands.NAME], checked by
+    # user_commands.parse_commands where they are used
+    notify: Any = None  # how a watched analysis's end is told; checked by the app
     flags: Mapping[str, Any] = field(default_factory=dict)  # given on the command line
     config_path: Path = field(default_factory=default_config_path)
     config_note: str | None = None  # the keys of the file this version does not know
@@ -249,6 +252,8 @@ def load_settings(
         ca_bundle=str(Path(ca_bundle).expanduser()) if ca_bundle else None,
         cache=not no_cache and data.get("cache") is not False,
         cache_max_mb=data.get("cache_max_mb", 200.0),
+        commands=dict(data.get("commands") or {}),
+        notify=data.get("notify"),
         flags={k: v for k, v in flags.items() if v},
         config_path=path,
         config_note=note,

@@ -61,6 +61,8 @@ class ProfileTable:
     ca_bundle: Text | None = None
     cache: StrictBool | None = None
     cache_max_mb: Annotated[StrictFloat, Field(gt=0, allow_inf_nan=False)] | None = None
+    commands: Table | None = None  # [commands.NAME], checked by user_commands where used
+    notify: Any = None  # how a watched analysis's end is told, checked by the app
 
 
 @dataclass(frozen=True, slots=True, config=_TABLES)

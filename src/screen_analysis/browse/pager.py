@@ -287,6 +287,12 @@ class Pager:
         view = await self._kept.read_now(lambda: read(project_id, status), None)
         return view if generation == self.generation else None
 
+    def cursor_of(self, analysis_id: str) -> str | None:
+        """The cursor the page holding `analysis_id` was asked with in this view (None: the
+        first page, or not loaded here)."""
+        found = self._run.cursor_of(analysis_id)
+        return None if found is None else found[1]
+
     # Auto-refresh
 
     def plan_refresh(self, visible: Sequence[AnalysisItem]) -> RefreshJob:

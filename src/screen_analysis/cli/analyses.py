@@ -34,13 +34,20 @@ def analyses() -> None:
     """List analyses."""
 
 
-@analyses.command("list")
-@click.option("--project-id", type=PROJECT_ID, metavar="ID", help="Only analyses of this project.")
-@click.option(
+# The scope's options, shared with `watch`.
+project_option = click.option(
+    "--project-id", type=PROJECT_ID, metavar="ID", help="Only analyses of this project."
+)
+status_option = click.option(
     "--status",
     type=click.Choice([s.value for s in STATUSES]),
     help="Only analyses in this state.",
 )
+
+
+@analyses.command("list")
+@project_option
+@status_option
 @click.option(
     "--limit",
     type=click.IntRange(1, MAX_PAGE),

@@ -174,6 +174,7 @@ SUBCOMMANDS = {
     "serve": "screen_analysis.cli.serve:serve",
     "report": "screen_analysis.cli.report:report",
     "check": "screen_analysis.cli.check:check",
+    "watch": "screen_analysis.cli.watch:watch",
     "cache": "screen_analysis.cli.cache_commands:cache",
     "completion": "screen_analysis.cli.completion:completion",
 }

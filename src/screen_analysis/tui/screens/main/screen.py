@@ -29,11 +29,14 @@ from screen_analysis.cache import LocalCache
 from screen_analysis.cache.kept import KeyTrust
 from screen_analysis.config import Settings
 from screen_analysis.state import RememberedProjects
+from screen_analysis.state.watches import WatchedFile
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.one import One
+from screen_analysis.tui.own_commands import CommandDesk, OwnSettings
 from screen_analysis.tui.screens.main.keys import MAIN_KEYS
 from screen_analysis.tui.screens.main.problems import ProblemDesk
 from screen_analysis.tui.screens.main.view_keys import ViewKeys
+from screen_analysis.tui.watching import ScreenTeller, WatchDesk
 from screen_analysis.tui.widgets.analysis_detail import AnalysisDetail
 from screen_analysis.tui.widgets.app_header import AppHeader
 from screen_analysis.tui.widgets.key_bar import KeyBar
@@ -42,7 +45,7 @@ from screen_analysis.tui.widgets.screen_image import ImagePreviews
 from screen_analysis.tui.widgets.status_filter import StatusFilter
 from screen_analysis.tui.widgets.status_line import StatusLine
 from screen_analysis.tui.widgets.table import AnalysesPane, AnalysesTable
-from screen_analysis.tui.workers import busy
+from screen_analysis.tui.workers import Workers, busy
 
 
 class MainScreen(ViewKeys):
@@ -79,12 +82,14 @@ class MainScreen(ViewKeys):
         schedule: RefreshSchedule | None = None,
         cache: LocalCache | None = None,
         trust: KeyTrust | None = None,
+        own: OwnSettings | None = None,
     ) -> None:
         """Browse with the client `current` holds; pinned projects from `settings`, others
         from `remembered`; auto-refresh every `refresh_interval` seconds (0: off) unless a
         `schedule` is given; images through `previews`; `clock` tells the ages; what was
         seen is kept in `cache`, shown from it at once when `trust` knows the key in use,
-        else once the server answered or cannot be reached (None: no local cache)."""
+        else once the server answered or cannot be reached (None: no local cache); `own`:
+        your commands and how a watched analysis's end is told."""
         sources = Sources(current, cache=cache, trust=trust)
         super().__init__(
             current,
@@ -97,6 +102,13 @@ class MainScreen(ViewKeys):
         self._clock = clock
         self._previews = previews
         self._schedule = schedule or RefreshSchedule(refresh_interval)
+        own = own or OwnSettings(None, None)
+        self.commands = CommandDesk(own.specs, self.services, web=lambda: self.app.is_web)
+        server = remembered.server
+        kept = WatchedFile(settings.state_path, server) if server else None
+        self.watches = self.watch_desk = WatchDesk(
+            current, self._schedule, ScreenTeller(self), Workers(self), kinds=own.notify, kept=kept
+        )
         self.problems = ProblemDesk(
             self.services,
             self._ask_for_key,
@@ -130,6 +142,12 @@ class MainScreen(ViewKeys):
         self.sidebar.want([*self.settings.projects, *self.remembered.ids, view.project_id])
         self.sidebar.mark_current(view.project_id)
         self.show_view(view, pick=pick)
+        self.set_interval(1.0, self.watch_desk.tick)  # a round when the refresh interval is due
+
+    def spot(self, analysis_id: str) -> str | None:
+        """Where the watch finds an analysis again: its page's cursor when the view is every
+        project's, every status (the watch's own listing); else the first page."""
+        return self.pager.cursor_of(analysis_id) if self.view == ViewKey() else None
 
     def on_unmount(self) -> None:
         """Keep the place for the next start."""
