@@ -8,7 +8,7 @@ import asyncio
 import json
 
 import pytest
-from benchmarks import bounds, image_preview, memory, overview, scroll_stall, table_append
+from benchmarks import bounds, floor, image_preview, memory, overview, scroll_stall, table_append
 from benchmarks.server_process import ServerProcess
 
 from screen_analysis.demo.config import DemoConfig
@@ -65,3 +65,10 @@ def test_the_deadline_is_measured_where_it_holds() -> None:
         figures = bounds.deadline(kind)
         assert figures["exit_code"] == 7, figures
         assert "cut off at the deadline" in figures["message"][0], figures
+
+
+def test_the_starts_against_their_floors_give_their_figures() -> None:
+    report = floor.run(repeats=1)
+    for figures in (report["warm"], report["cold"]):
+        assert len(figures["pair_ratios"]) == 1 and figures["ratio"] > 0
+    assert len(floor.summary_rows(report)) == 2

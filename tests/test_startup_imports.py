@@ -26,6 +26,9 @@ NOT_AT_START = (
     "screen_analysis.cli.analyses",
     "screen_analysis.cli.auth_commands",
     "screen_analysis.cli.serve",
+    # The API client: built when the view is first asked of the server, after the rows the
+    # local cache kept are drawn (`CurrentClient.open`).
+    "screen_analysis.api.client",
     # Screens and dialogs the first screen does not show.
     "screen_analysis.tui.screens.login",
     "screen_analysis.tui.screens.welcome",

@@ -83,10 +83,14 @@ class Settings:
     ca_bundle: str | None = None  # a PEM file of trusted CAs; None: the system's
     cache: bool = True  # the local cache of what was seen (`cache = false`, --no-cache: off)
     cache_max_mb: float = 200.0  # the cache's bound on disk (also 50,000 analyses)
+    commands: Mapping[str, Any] = field(default_factory=dict)  # [commands.NAME], checked by
+    # user_commands.parse_commands where they are used
+    notify: Any = None  # how a watched analysis's end is told; checked by the app
     views: Mapping[str, object] = field(default_factory=dict)  # `[views.NAME]`: browse.saved_views
     view: str | None = None  # --view: the saved view the app opens on
     flags: Mapping[str, Any] = field(default_factory=dict)  # given on the command line
     config_path: Path = field(default_factory=default_config_path)
+    config_note: str | None = None  # the keys of the file this version does not know
     state_path: Path = field(default_factory=lambda: data_dir() / "state.json")
 
     def with_overrides(self, **changes: Any) -> Settings:
@@ -111,6 +115,12 @@ def read_config_file(path: Path) -> dict[str, Any]:
         raise ConfigError(
             f"cannot read config file {path}: it is not UTF-8 text ({where})"
         ) from None
+    return _parse(text, path)
+
+
+def _parse(text: str, path: Path) -> dict[str, Any]:
+    """The TOML table of `text`; ConfigError for what is not TOML or nests deeper than
+    `file_reads.MAX_NESTING`. The one check of a config's text, for a read and a save."""
     import tomllib  # only when there is a file to read
 
     try:
@@ -124,11 +134,29 @@ def read_config_file(path: Path) -> dict[str, Any]:
     return table
 
 
-def _expect(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], path: Path) -> Any:
-    value = data.get(key)
-    if value is not None and not isinstance(value, kind):
-        raise ConfigError(f"config file {path}: '{key}' has the wrong type")
-    return value
+def config_tables(data: Mapping[str, Any], path: Path) -> tuple[dict[str, Any], str | None]:
+    """The parsed file's values as declared (`config_file.ConfigTable`; the keys it does
+    not set left out), and a warning naming the keys this version does not know, which are
+    left out too (None when there are none). ConfigError names each value of the wrong
+    kind: "config file PATH: profiles.staging.theme: should be a valid string, not a
+    number"."""
+    if not data:
+        return {}, None  # nothing to check: pydantic stays unloaded
+    import dataclasses
+
+    from pydantic import ValidationError
+
+    from screen_analysis.config_file import TOML_WORDS, read_tables
+    from screen_analysis.validation import describe_errors
+
+    try:
+        tables, unknown = read_tables(data)
+    except ValidationError as exc:
+        words = describe_errors(exc, words=TOML_WORDS)
+        raise ConfigError(f"config file {path}: {words}") from None
+    values = {k: v for k, v in dataclasses.asdict(tables).items() if v is not None}
+    note = f"config file {path}: {describe_errors(unknown)} (left out)" if unknown else None
+    return values, note
 
 
 class UnknownProfileError(ConfigError):
@@ -139,43 +167,35 @@ PROFILE_ENV = f"{ENV_PREFIX}PROFILE"
 _NETWORK_KEYS = ("proxy", "ca_bundle")
 
 
-def profile_names(data: Mapping[str, Any], path: Path) -> tuple[str, ...]:
-    """The `[profiles.NAME]` tables of a parsed config file, in the file's order."""
-    profiles = _expect(data, "profiles", dict, path) or {}
-    for name, table in profiles.items():
-        if not isinstance(table, dict):
-            raise ConfigError(f"config file {path}: 'profiles.{name}' must be a table")
-    return tuple(profiles)
-
-
 def profiles_in(path: Path) -> tuple[str, ...]:
     """The profiles the config file at `path` names now (ConfigError when it is damaged)."""
-    return profile_names(read_config_file(path), path)
+    values, _ = config_tables(read_config_file(path), path)
+    return tuple(values.get("profiles", {}))
 
 
 def choose_profile(
-    data: Mapping[str, Any], path: Path, wanted: str | None, env: Mapping[str, str]
+    values: Mapping[str, Any], wanted: str | None, env: Mapping[str, str]
 ) -> str | None:
-    """The profile in use: the flag, else SCREEN_ANALYSIS_PROFILE, else `default_profile`
-    (None: the top level; `wanted=""` asks for it). UnknownProfileError names the known
-    ones."""
-    names = profile_names(data, path)
+    """The profile in use among the checked `values` (`config_tables`): the flag, else
+    SCREEN_ANALYSIS_PROFILE, else `default_profile` (None: the top level; `wanted=""` asks
+    for it). UnknownProfileError names the known ones."""
+    names = tuple(values.get("profiles", {}))
     if wanted == "":
         return None
-    name = wanted or env.get(PROFILE_ENV) or _expect(data, "default_profile", str, path)
+    name = wanted or env.get(PROFILE_ENV) or values.get("default_profile")
     if name and name not in names:
         known = ", ".join(names) if names else "none (add a [profiles.NAME] table)"
         raise UnknownProfileError(f"unknown profile {name!r}; known profiles: {known}")
     return name or None
 
 
-def _with_profile(data: Mapping[str, Any], name: str | None) -> dict[str, Any]:
+def _with_profile(values: Mapping[str, Any], name: str | None) -> dict[str, Any]:
     """The top level with the profile's keys laid over it (keymaps merged)."""
-    merged = {k: v for k, v in data.items() if k not in ("profiles", *_NETWORK_KEYS)}
+    merged = {k: v for k, v in values.items() if k not in ("profiles", *_NETWORK_KEYS)}
     if name is None:
-        return {**merged, **{k: data[k] for k in _NETWORK_KEYS if k in data}}
-    table = dict(data["profiles"][name])
-    keymap = {**(merged.get("keymap") or {}), **(table.pop("keymap", None) or {})}
+        return {**merged, **{k: values[k] for k in _NETWORK_KEYS if k in values}}
+    table = {k: v for k, v in values["profiles"][name].items() if v is not None}
+    keymap = {**merged.get("keymap", {}), **table.pop("keymap", {})}
     return {**merged, **table, "keymap": keymap}
 
 
@@ -193,19 +213,16 @@ def load_settings(
     config_path: Path | None = None,
 ) -> Settings:
     """Resolve settings: the arguments (flags) win, then SCREEN_ANALYSIS_* env, then the
-    chosen profile, then the file's top level. UnknownProfileError for a profile the file
-    does not name."""
+    chosen profile, then the file's top level. ConfigError for a value of the wrong kind,
+    UnknownProfileError for a profile the file does not name; keys the file holds that
+    this version does not know are left out and named in `Settings.config_note`."""
     env = os.environ if environ is None else environ
     path = config_path or default_config_path()
-    raw = read_config_file(path)
-    chosen = choose_profile(raw, path, profile, env)
-    data = _with_profile(raw, chosen)
-    file_projects = _expect(data, "projects", list, path) or []
-    if not all(isinstance(p, str) for p in file_projects):
-        raise ConfigError(f"config file {path}: 'projects' must be a list of strings")
+    values, note = config_tables(read_config_file(path), path)
+    chosen = choose_profile(values, profile, env)
+    data = _with_profile(values, chosen)
     env_interval = env.get(f"{ENV_PREFIX}REFRESH_INTERVAL")
-    interval: float | None = None
-    file_interval = _expect(data, "refresh_interval", (int, float), path)
+    interval: float | None = data.get("refresh_interval")
     if refresh_interval is not None:
         interval = refresh_interval
     elif env_interval:
@@ -213,9 +230,7 @@ def load_settings(
             interval = float(env_interval)
         except ValueError as exc:
             raise ConfigError(f"{ENV_PREFIX}REFRESH_INTERVAL is not a number") from exc
-    elif file_interval is not None:
-        interval = float(file_interval)
-    pinned = tuple(dict.fromkeys([*projects, *file_projects]))
+    pinned = tuple(dict.fromkeys([*projects, *data.get("projects", ())]))
     flags = {
         "base_url": base_url,
         "projects": projects,
@@ -224,42 +239,47 @@ def load_settings(
         "allow_insecure_http": allow_insecure_http,
         "no_cache": no_cache,
     }
-    ca_bundle = _expect(data, "ca_bundle", str, path)
-    file_cache = _expect(data, "cache", bool, path)
-    max_mb = _expect(data, "cache_max_mb", (int, float), path)
-    if max_mb is not None and (isinstance(max_mb, bool) or max_mb <= 0):
-        raise ConfigError(f"config file {path}: 'cache_max_mb' must be a positive number")
+    ca_bundle = data.get("ca_bundle")
     return Settings(
-        base_url=base_url
-        or env.get(f"{ENV_PREFIX}BASE_URL")
-        or _expect(data, "base_url", str, path),
+        base_url=base_url or env.get(f"{ENV_PREFIX}BASE_URL") or data.get("base_url"),
         projects=pinned,
-        theme=theme or env.get(f"{ENV_PREFIX}THEME") or _expect(data, "theme", str, path),
+        theme=theme or env.get(f"{ENV_PREFIX}THEME") or data.get("theme"),
         refresh_interval=None if interval is None else max(0.0, interval),
         allow_insecure_http=allow_insecure_http,
-        images=images or env.get(f"{ENV_PREFIX}IMAGES") or _expect(data, "images", str, path),
-        keymap=dict(_expect(data, "keymap", dict, path) or {}),
+        images=images or env.get(f"{ENV_PREFIX}IMAGES") or data.get("images"),
+        keymap=dict(data.get("keymap", {})),
         profile=chosen,
-        profiles=profile_names(raw, path),
-        proxy=_expect(data, "proxy", str, path) or None,
+        profiles=tuple(values.get("profiles", {})),
+        proxy=data.get("proxy") or None,
         ca_bundle=str(Path(ca_bundle).expanduser()) if ca_bundle else None,
-        cache=not no_cache and file_cache is not False,
-        cache_max_mb=200.0 if max_mb is None else float(max_mb),
-        views=dict(_expect(data, "views", dict, path) or {}),
+        cache=not no_cache and data.get("cache") is not False,
+        cache_max_mb=data.get("cache_max_mb", 200.0),
+        commands=dict(data.get("commands") or {}),
+        notify=data.get("notify"),
+        views=dict(data.get("views") or {}),
         flags={k: v for k, v in flags.items() if v},
         config_path=path,
+        config_note=note,
     )
 
 
 def check_tables(path: Path) -> dict[str, dict[str, Any]]:
     """The `[checks.NAME]` tables of a config file (or of a file of checks), by name; {}
-    when the file or the tables are missing. The gate (`screen-analysis check NAME`) checks
-    their keys and values."""
-    checks = _expect(read_config_file(path), "checks", dict, path) or {}
-    for name, table in checks.items():
-        if not isinstance(table, dict):
-            raise ConfigError(f"config file {path}: 'checks.{name}' must be a table")
-    return checks
+    when the file or the tables are missing; ConfigError when `checks` or one of them is
+    not a table. The gate (`screen-analysis check NAME`) checks their keys and values."""
+    data = read_config_file(path)
+    if "checks" not in data:
+        return {}
+    from pydantic import ValidationError
+
+    from screen_analysis.config_file import TOML_WORDS, read_checks
+    from screen_analysis.validation import describe_errors, dotted
+
+    try:
+        return read_checks(data)
+    except ValidationError as exc:
+        words = describe_errors(exc, name=lambda loc: dotted(("checks", *loc)), words=TOML_WORDS)
+        raise ConfigError(f"config file {path}: {words}") from None
 
 
 def settings_for_profile(settings: Settings, name: str | None) -> Settings:
@@ -273,7 +293,8 @@ def save_config_values(path: Path, **values: Any) -> None:
     """Set top-level keys in the config file and keep everything else the user wrote.
 
     Comments, blank lines, order, unknown keys and tables stay as they were (tomlkit edits
-    the document in place). The file is re-read under its lock and replaced atomically
+    the document in place); a value of the wrong kind in it is refused as a start refuses
+    it, and nothing is written. The file is re-read under its lock and replaced atomically
     (`user_files.update_text`), so two processes saving different keys at once both keep
     their change; a symlinked file stays a link and its target changes. None values are
     skipped. Raises ConfigError when the file is not TOML, and `UserFileError` (an OSError
@@ -297,13 +318,12 @@ def base_url_saved(path: Path, url: str, profile: str | None = None) -> bool:
     """Whether the config file names `url` as the base URL already (the profile's, with
     `profile`); False when it cannot be read (the save will say why)."""
     try:
-        data: Any = read_config_file(path)
+        values, _ = config_tables(read_config_file(path), path)
     except ConfigError:
         return False
     if profile is not None:
-        profiles = data.get("profiles")
-        data = profiles.get(profile) if isinstance(profiles, dict) else None
-    return isinstance(data, dict) and data.get("base_url") == url
+        values = values.get("profiles", {}).get(profile) or {}
+    return bool(values.get("base_url") == url)
 
 
 def save_view_table(path: Path, profile: str | None, name: str, table: Mapping[str, Any]) -> None:
@@ -332,12 +352,14 @@ def _save_values(
     wanted = {key: _plain(value) for key, value in values.items() if value is not None}
 
     def change(text: str | None) -> str | None:
+        # Refused as a read refuses it (a file the app would not read is not written over
+        # as if it were sound), in the same words.
+        _parse(text or "", path)
         try:
             document = tomlkit.parse(text or "")
-        except RecursionError:
-            raise ConfigError(f"cannot read config file {path}: {NESTED_TOO_DEEP}") from None
-        except TOMLKitError as exc:
+        except TOMLKitError as exc:  # tomlkit stricter than tomllib
             raise ConfigError(f"cannot read config file {path}: {exc}") from exc
+        config_tables(document.unwrap(), path)  # a value of the wrong kind: nothing written
         table: Any = document
         if profile is not None:
             profiles = _table_in(document, "profiles", tomlkit.table(is_super_table=True), path)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
+from typing import cast
 
 DASH = "—"
 MINUS = "−"  # U+2212: a real minus sign, as wide as the plus, in signed differences
@@ -103,7 +104,9 @@ def format_delta(delta: float | Decimal | None, decimals: int | None = None) -> 
     a side is missing."""
     if delta is None or not _finite(delta):
         return DASH
-    size = -delta if delta < 0 else delta
+    # abs: a zero whose sign bit is set reads as zero, not "-0" (mypy cannot type the
+    # abs of a union, hence the cast)
+    size = cast("float | Decimal", abs(delta))
     if size >= HUGE:
         text = scientific(size)
     elif decimals is not None:
@@ -210,9 +213,11 @@ def nice_step(span: float, most: int, *, whole: bool = False) -> float:
     if span <= 0 or most < 1:
         return max(span, 1.0)
     raw = span / most
+    if whole:
+        raw = max(raw, 1.0)  # no whole step is smaller than one
     magnitude = 10.0 ** math.floor(math.log10(raw))
-    for multiple in (1, 2, 2.5, 5, 10):
+    for multiple in (1, 2, 2.5, 5):
         step = multiple * magnitude
-        if step >= raw - 1e-9 and (not whole or (step >= 1 and float(step).is_integer())):
+        if step >= raw - 1e-9 and (not whole or float(step).is_integer()):
             return step
     return 10 * magnitude

@@ -72,7 +72,7 @@ async def test_project_ids_are_refused_before_any_request(
 
 
 def test_limit_messages_name_the_bounds() -> None:
-    with pytest.raises(InvalidArgumentError, match=r"^limit must be from 1 to 100, got 101$"):
+    with pytest.raises(InvalidArgumentError, match=r"^limit: must be from 1 to 100, got '101'$"):
         from screen_analysis.api.arguments import check_limit
 
         check_limit(101)
@@ -124,3 +124,42 @@ async def test_timeouts_default_and_a_number_sets_them_all(make_client: MakeClie
     assert Timeouts() == Timeouts(connect=5.0, read=30.0, write=30.0, pool=10.0)
     client = make_client(base_url="http://127.0.0.1:1", timeout=2.5)
     assert client.timeouts == Timeouts(2.5, 2.5, 2.5, 2.5)
+
+
+@pytest.mark.parametrize(
+    ("check", "value", "says"),
+    [
+        ("limit", "20", "limit: must be an integer from 1 to 100, got '20'"),
+        ("limit", True, "limit: must be an integer from 1 to 100, got 'True'"),
+        ("status", "done", "status: must be one of pending, processing, completed, failed"),
+        ("cursor", "", "after: must be a non-empty cursor string, got ''"),
+        ("max_items", 0, "max_items: must be a positive integer, got '0'"),
+        ("id", "a/b", "project_id: must be a non-empty string without '/', control characters"),
+    ],
+)
+def test_each_argument_is_refused_in_one_line_naming_it(check: str, value: Any, says: str) -> None:
+    """The declared types word their own refusals through the one `describe_errors`."""
+    from screen_analysis.api import arguments
+
+    checks = {
+        "limit": arguments.check_limit,
+        "status": arguments.check_status,
+        "cursor": arguments.check_cursor,
+        "max_items": arguments.check_max_items,
+        "id": lambda value: arguments.check_id(value, name="project_id"),
+    }
+    with pytest.raises(InvalidArgumentError) as caught:
+        checks[check](value)
+    assert str(caught.value).startswith(says)
+    assert caught.value.param == says.split(":")[0]
+
+
+def test_a_listing_names_each_bad_argument_in_one_line() -> None:
+    from screen_analysis.api.arguments import check_list
+
+    with pytest.raises(InvalidArgumentError) as caught:
+        check_list("a/b", "done", 0)
+    message = str(caught.value)
+    assert caught.value.param == "project_id" and "\n" not in message
+    for name in ("project_id: ", "; status: must be one of", "; limit: must"):
+        assert name in message

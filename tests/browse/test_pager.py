@@ -292,6 +292,29 @@ def test_count_cache_keeps_old_totals_and_says_they_are_stale() -> None:
     assert cache.by_status("p") == {None: 4} and cache.stale("p") == set()
 
 
+def test_count_cache_says_which_totals_are_due_the_oldest_first() -> None:
+    now = [0.0]
+    cache = CountCache(ttl_s=10, clock=lambda: now[0], due_s=100)
+    pending, failed, done = (ViewKey("p", s) for s in ("pending", "failed", "completed"))
+    cache.put(pending, 1)
+    now[0] = 50
+    cache.put(failed, 2)
+    assert cache.due([pending, failed, done]) == [done], "never seen: due at once"
+    now[0] = 101
+    assert cache.due([pending, failed]) == [pending], "stale is not yet due"
+    now[0] = 151
+    assert cache.due([failed, pending]) == [pending, failed]
+
+
+async def test_a_round_of_one_page_leaves_one_request_for_totals(pager: Pager) -> None:
+    await load_pages(pager, 1)
+    job = pager.plan_refresh([])
+    assert (job.pages, job.spare) == (1, 1)
+    refreshed = await pager.refresh(job)
+    assert refreshed is not None and refreshed.spare == 1
+    assert RefreshJob(job.generation, job.key, again="c").spare == 0
+
+
 async def test_a_refused_key_among_requests_sent_together_is_still_a_refused_key(
     sources: Sources, pager: Pager, fresh_demo_server: DemoServer
 ) -> None:

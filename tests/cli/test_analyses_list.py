@@ -168,3 +168,15 @@ def test_rows_that_slid_across_pages_are_listed_once(fresh_demo_server, against,
     _overlapping_pages(fresh_demo_server)
     result = invoke("analyses", "list", "--max-items", "4", "--format", "csv")
     assert [row["id"] for row in csv.DictReader(io.StringIO(result.stdout))] == list("abcd")
+
+
+def test_ranges_are_click_parameter_types(fresh_demo_server, against, invoke):
+    against(fresh_demo_server.base_url, fresh_demo_server.api_key)
+    for args, says in (
+        (["--limit", "101"], "Invalid value for '--limit': 101 is not in the range 1<=x<=100."),
+        (["--max-items", "0"], "Invalid value for '--max-items': 0 is not in the range x>=1."),
+    ):
+        result = invoke("analyses", "list", *args)
+        assert result.exit_code == 2, (args, result.stderr)
+        assert result.stderr.strip().splitlines()[-1] == f"Error: {says}"
+    assert _requests(fresh_demo_server) == []

@@ -251,7 +251,8 @@ def test_a_malformed_baseline_is_bad_input_before_any_request(
     config = tmp_path / "checks.toml"
     config.write_text("[checks.a]\nmin_scroe = 3\n")
     typo = invoke("check", "a", "--config-file", str(config))
-    assert typo.exit_code == 2 and "unknown key 'min_scroe'" in one_line(typo)
+    assert typo.exit_code == 2 and "min_scroe in [checks.a] of" in one_line(typo)
+    assert "not a known key; known: project_id" in one_line(typo)
     config.write_text("[checks\n")
     broken = invoke("check", "a", "--config-file", str(config))
     assert broken.exit_code == 2 and "cannot read config file" in one_line(broken)

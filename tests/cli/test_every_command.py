@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
+from tests.conftest import demo_config
 
 from screen_analysis.cli.root import cli
 from screen_analysis.demo.runner import DemoServer
@@ -53,6 +54,7 @@ IMPOSSIBLE: dict[str, tuple[tuple[str, ...], ...]] = {
     "cache info": (("--format", "xml"),),
     "cache clear": (("--all", "--profile", "work"),),
     "completion": (("tcsh",), ()),
+    "watch": (("--until", "forever"), ("--exec", "echo {nope}"), ("--timeout", "-1")),
 }
 
 
@@ -113,6 +115,7 @@ def unwritable_cases() -> dict[str, tuple[str, ...]]:
         "cache info": ("cache", "info"),
         "cache clear": ("cache", "clear", "--all"),
         "completion": ("completion", "bash"),
+        "watch": ("watch",),  # on a live server of its own: a change comes within seconds
     }
 
 
@@ -152,6 +155,13 @@ def test_an_unwritable_output_is_one_line(
     }
     if command == "login":
         env.pop("SCREEN_ANALYSIS_API_KEY")
+    if command == "watch":  # the shared server never changes: one whose analyses move on
+        with DemoServer(demo_config(live=True, live_interval_s=0.2)) as live:
+            env["SCREEN_ANALYSIS_BASE_URL"] = live.base_url
+            env["SCREEN_ANALYSIS_REFRESH_INTERVAL"] = "0.5"
+            result = run_process(args, env)
+        assert_one_error_line("", result.stderr, result.returncode)
+        return
     stdin = demo_server.api_key + "\n" if command == "login" else ""
     result = run_process(args, env, stdin)
     assert_one_error_line("", result.stderr, result.returncode)

@@ -10,12 +10,19 @@ import pytest
 from screen_analysis.api.models import CRITERIA, Criterion
 from screen_analysis.gate import GateInputError, Kind, Source, build_spec, parse_when
 from screen_analysis.gate.scope import parse_duration
+from screen_analysis.gate.spec import SPEC_KEYS
 
 NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 
 
 def spec_of(**flags: object):
     return build_spec([Source(flags)], now=NOW)
+
+
+NOTHING_TO_CHECK = (
+    "nothing to check: give at least one of --min-score, --min CRITERION=N, --max-failed,"
+    " --min-count, --max-drop (or a check NAME from the config)"
+)
 
 
 def refused(**flags: object) -> str:
@@ -99,48 +106,103 @@ def test_every_assertion_is_read() -> None:
 
 
 @pytest.mark.parametrize(
-    ("flags", "starts"),
+    ("flags", "says"),
     [
         ({"min_score": "seventy"}, "--min-score: expected a number, got 'seventy'"),
-        ({"min_score": "nan"}, "--min-score: expected a finite number"),
-        ({"min_score": "inf"}, "--min-score: expected a finite number"),
-        ({"min": ("cta_effectiveness=lots",)}, "--min cta_effectiveness: expected a number"),
-        ({"min": ("cta_effectiveness",)}, "--min: expected CRITERION=N"),
-        ({"max_failed": "150"}, "--max-failed: a percentage from 0 to 100"),
-        ({"min_score": "-5"}, "--min-score: points must be ≥ 0 (a minimum below 0 would"),
-        ({"min_score": -0.5}, "--min-score: points must be ≥ 0"),
-        ({"min": ("visual_clarity=-1",)}, "--min visual_clarity: points must be ≥ 0"),
-        ({"min": ("visual_clarity=nan",)}, "--min visual_clarity: expected a finite number"),
-        ({"max_drop": "inf", "baseline": "b.json"}, "--max-drop: expected a finite number"),
+        ({"min_score": "nan"}, "--min-score: expected a finite number, got 'nan'"),
+        ({"min_score": "inf"}, "--min-score: expected a finite number, got 'inf'"),
+        (
+            {"min": ("cta_effectiveness=lots",)},
+            "--min cta_effectiveness: expected a number, got 'lots'",
+        ),
+        (
+            {"min": ("cta_effectiveness",)},
+            "--min: expected CRITERION=N, or a table of them, got 'cta_effectiveness'",
+        ),
+        ({"max_failed": "150"}, "--max-failed: a percentage from 0 to 100, got '150'"),
+        (
+            {"min_score": "-5"},
+            "--min-score: points must be ≥ 0 (a minimum below 0 would pass any score), got '-5'",
+        ),
+        (
+            {"min_score": -0.5},
+            "--min-score: points must be ≥ 0 (a minimum below 0 would pass any score), got '-0.5'",
+        ),
+        (
+            {"min": ("visual_clarity=-1",)},
+            "--min visual_clarity: points must be ≥ 0 (a minimum below 0 would pass any score),"
+            " got '-1'",
+        ),
+        (
+            {"min": ("visual_clarity=nan",)},
+            "--min visual_clarity: expected a finite number, got 'nan'",
+        ),
+        (
+            {"max_drop": "inf", "baseline": "b.json"},
+            "--max-drop: expected a finite number, got 'inf'",
+        ),
         (
             {"min": ("color_contrast=50", "color_contrast=60")},
             "--min: color_contrast given twice (50 and 60); give each criterion once",
         ),
-        ({"min": ("color-contrast=50", "COLOR_CONTRAST=50")}, "--min: color_contrast given twice"),
-        ({"max_failed": "ten%"}, "--max-failed: expected a number"),
-        ({"min_count": "2.5"}, "--min-count: expected a whole number ≥ 0"),
-        ({"min_count": "-1"}, "--min-count: expected a whole number ≥ 0"),
-        ({"min_score": "1", "last": "0"}, "--last: expected a whole number ≥ 1"),
-        ({"min_score": "1", "timeout": "0"}, "--timeout: seconds must be > 0"),
-        ({"min_score": "1", "poll_interval": "0"}, "--poll-interval: at least 0.1 s"),
-        ({"min_score": "1", "project_id": "a/b"}, "--project-id: must not contain '/'"),
-        ({"max_drop": "5"}, "--max-drop compares with a baseline"),
-        ({"max_drop": "-1", "baseline": "b.json"}, "--max-drop: points must be ≥ 0"),
-        ({"min_score": "1", "baseline": "b.json"}, "a baseline is compared with --max-drop"),
+        (
+            {"min": ("color-contrast=50", "COLOR_CONTRAST=50")},
+            "--min: color_contrast given twice (50 and 50); give each criterion once",
+        ),
+        ({"max_failed": "ten%"}, "--max-failed: expected a number, got 'ten'"),
+        ({"min_count": "2.5"}, "--min-count: expected a whole number ≥ 0, got '2.5'"),
+        ({"min_count": "-1"}, "--min-count: expected a whole number ≥ 0, got '-1'"),
+        ({"min_score": "1", "last": "0"}, "--last: expected a whole number ≥ 1, got '0'"),
+        ({"min_score": "1", "timeout": "0"}, "--timeout: seconds must be > 0, got '0'"),
+        ({"min_score": "1", "poll_interval": "0"}, "--poll-interval: at least 0.1 s, got '0'"),
+        (
+            {"min_score": "1", "project_id": "a/b"},
+            "--project-id: must be a non-empty string without '/', control characters"
+            " or dot segments, got 'a/b'",
+        ),
+        (
+            {"max_drop": "5"},
+            "--max-drop compares with a baseline: give --baseline FILE or"
+            " --baseline-since/--baseline-until",
+        ),
+        (
+            {"max_drop": "-1", "baseline": "b.json"},
+            "--max-drop: points must be ≥ 0 (a negative allowance would demand a rise), got '-1'",
+        ),
+        (
+            {"min_score": "1", "baseline": "b.json"},
+            "a baseline is compared with --max-drop N (points): give it too",
+        ),
         (
             {"max_drop": "1", "baseline": "b.json", "baseline_since": "7d"},
-            "--baseline: a baseline file or a baseline window",
+            "--baseline: a baseline file or a baseline window"
+            " (--baseline-since/--baseline-until), not both",
         ),
         (
             {"max_drop": "1", "baseline_since": "2d", "baseline_until": "7d"},
             "--baseline-since must be before --baseline-until",
         ),
-        ({}, "nothing to check"),
-        ({"label": "x*"}, "nothing to check"),
+        (
+            {},
+            NOTHING_TO_CHECK,
+        ),
+        (
+            {"label": "x*"},
+            NOTHING_TO_CHECK,
+        ),
+        (
+            {"min": ("cta_effectiveness=6=0",)},
+            "--min cta_effectiveness: expected a number, got '6=0'",
+        ),
+        ({"min": 5}, "--min: expected CRITERION=N, or a table of them, got '5'"),
+        ({"max_failed": "-0.1"}, "--max-failed: a percentage from 0 to 100, got '-0.1'"),
+        ({"max_failed": "100.1"}, "--max-failed: a percentage from 0 to 100, got '100.1'"),
     ],
 )
-def test_bad_input_is_one_line_naming_the_option(flags: dict[str, object], starts: str) -> None:
-    assert refused(**flags).startswith(starts)
+def test_bad_input_is_one_line_naming_the_option_and_the_value(
+    flags: dict[str, object], says: str
+) -> None:
+    assert refused(**flags) == says
 
 
 def test_an_unknown_criterion_lists_the_documented_ones() -> None:
@@ -183,7 +245,7 @@ def test_a_table_names_its_own_keys_in_errors() -> None:
     with pytest.raises(GateInputError, match=r"^min_score in \[checks.release\] of c.toml: "):
         build_spec([table], now=NOW)
     typo = Source({"min_scroe": 70}, "[checks.release] of c.toml")
-    with pytest.raises(GateInputError, match="unknown key 'min_scroe' in"):
+    with pytest.raises(GateInputError, match=r"^min_scroe in \[checks.release\] of c.toml: not a "):
         build_spec([typo], now=NOW)
     boolean = Source({"min_score": True}, "[checks.x] of c.toml")
     with pytest.raises(GateInputError, match="expected a number, got 'True'"):
@@ -213,3 +275,92 @@ def test_score_thresholds_have_no_upper_bound() -> None:
     thresholds = {a.id: a.threshold for a in spec.assertions}
     assert thresholds == {"min-score": 150, "min:cta_effectiveness": 101, "min-count": 0}
     assert spec_of(min_score="0").assertions[0].threshold == 0
+
+
+@pytest.mark.parametrize(
+    ("table", "says"),
+    [
+        ({"last": "many"}, "last in [checks.x] of c.toml: expected a whole number ≥ 1, got 'many'"),
+        ({"last": 2.5}, "last in [checks.x] of c.toml: expected a whole number ≥ 1, got '2.5'"),
+        ({"label": 3}, "label in [checks.x] of c.toml: should be a valid string, not a number"),
+        ({"timeout": -1}, "timeout in [checks.x] of c.toml: seconds must be > 0, got '-1'"),
+        ({"max_failed": 101}, "max_failed in [checks.x] of c.toml: a percentage from 0 to 100"),
+        ({"min": 5}, "min in [checks.x] of c.toml: expected CRITERION=N, or a table of them"),
+        ({"min": {"delight": 3}}, "min in [checks.x] of c.toml: unknown criterion 'delight'"),
+        ({"since": 5}, "since in [checks.x] of c.toml: expected a date (2026-10-01), a date-time"),
+    ],
+)
+def test_each_key_of_a_table_is_checked_as_declared(table: dict[str, object], says: str) -> None:
+    source = Source({"min_score": 1, **table}, "[checks.x] of c.toml")
+    with pytest.raises(GateInputError) as caught:
+        build_spec([source], now=NOW)
+    assert str(caught.value).startswith(says)
+    assert "\n" not in str(caught.value)
+
+
+def test_wrong_table_values_are_named_together() -> None:
+    source = Source({"min_score": "x", "wait": "yes"}, "[checks.x] of c.toml")
+    with pytest.raises(GateInputError) as caught:
+        build_spec([source], now=NOW)
+    assert str(caught.value) == (
+        "min_score in [checks.x] of c.toml: expected a number, got 'x'; "
+        "wait in [checks.x] of c.toml: expected true or false, got 'yes'"
+    )
+
+
+def test_limits_met_exactly_are_accepted_and_each_setting_is_kept() -> None:
+    spec = spec_of(
+        max_failed="100",
+        timeout="0.5",
+        poll_interval="0.1",
+        max_drop="1",
+        baseline_since="14d",
+        baseline_until="7d",
+    )
+    assert spec.timeout == 0.5 and spec.poll_interval == 0.1
+    assert spec.baseline_window is not None
+    assert spec.baseline_window.since == NOW - timedelta(days=14)
+    assert spec.baseline_window.until == NOW - timedelta(days=7)
+    assert spec_of(min_score="1", poll_interval="1").poll_interval == 1
+    assert spec_of(min_score="1").poll_interval is None
+
+
+@pytest.mark.parametrize(
+    ("flags", "says"),
+    [
+        ({"min_score": "50%"}, "--min-score: expected a number, got '50%'"),
+        ({"min_score": "1", "timeout": "soon"}, "--timeout: expected a number, got 'soon'"),
+        ({"min_score": "1", "poll_interval": "x"}, "--poll-interval: expected a number, got 'x'"),
+        ({"min_score": "1", "last": "many"}, "--last: expected a whole number ≥ 1, got 'many'"),
+        (
+            {"max_drop": "1", "baseline_since": "then"},
+            "--baseline-since: expected a date (2026-10-01), a date-time (2026-10-01T09:00Z)"
+            " or a duration (2h, 7d), got 'then'",
+        ),
+        (
+            {"max_drop": "1", "baseline_since": "7d", "baseline_until": "7d"},
+            "--baseline-since must be before --baseline-until",
+        ),
+    ],
+)
+def test_more_bad_input_names_the_option_and_the_value(flags: dict[str, object], says: str) -> None:
+    assert refused(**flags) == says
+
+
+def test_a_table_refuses_an_unknown_key_naming_the_known_ones() -> None:
+    with pytest.raises(GateInputError) as refused_key:
+        build_spec([Source({"min_scor": 1}, "[checks.x] of c.toml")], now=NOW)
+    assert str(refused_key.value) == (
+        "min_scor in [checks.x] of c.toml: not a known key; known: " + ", ".join(SPEC_KEYS)
+    )
+    with pytest.raises(GateInputError) as not_bool:
+        build_spec([Source({"min_score": 1, "wait": "yes"}, "[checks.x] of c.toml")], now=NOW)
+    assert str(not_bool.value) == "wait in [checks.x] of c.toml: expected true or false, got 'yes'"
+
+
+def test_a_criterion_is_named_with_spaces_or_dashes_and_an_unknown_one_lists_all() -> None:
+    spec = build_spec([Source({"min": "CTA effectiveness=60"}, "[checks.x] of c.toml")], now=NOW)
+    assert [a.id for a in spec.assertions] == ["min:cta_effectiveness"]
+    assert refused(min=("delight=3",)) == "--min: unknown criterion 'delight'; known: " + (
+        ", ".join(c.value for c in CRITERIA)
+    )

@@ -121,3 +121,12 @@ def test_progress_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     quiet = StderrProgress()
     quiet(1, 2)
     assert not quiet.enabled
+
+
+def test_a_since_that_is_no_date_is_one_line(demo_server: DemoServer, tmp_path: Path) -> None:
+    result = run(demo_server.base_url, demo_server.api_key, "--since", "last week", "-o", "r.html")
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines()[-1] == (
+        "Error: --since: expected a date (2026-10-01), a date-time (2026-10-01T09:00Z) or a "
+        "duration (2h, 7d), got 'last week'"
+    )

@@ -65,6 +65,12 @@ def test_y_labels_are_round_and_apart() -> None:
     assert all(b - a >= 2 for a, b in itertools.pairwise(rows)) and rows[-1] <= 8
 
 
+def test_a_tall_count_axis_up_to_one_labels_one_once() -> None:
+    """Counts of 0 and 1 on 24 rows: "1" at the top and nothing else above the foot (a step
+    of 0.1 once labelled five rows "1" and five "0")."""
+    assert y_labels(0, 1, 24, whole=True) == {0: "1"}
+
+
 async def test_a_chart_fills_its_height_names_its_foot_and_hatches_partial_columns() -> None:
     app = Charts()
     async with app.run_test(size=(60, 20)) as pilot:

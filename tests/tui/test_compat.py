@@ -153,3 +153,19 @@ def test_the_pty_helper_is_a_terminal() -> None:
     output = _run_on_a_pty("import sys; print('RESULT', sys.__stdout__.isatty())", b"")
     assert "RESULT True" in output
     assert os.name == "posix"
+
+
+async def test_a_sequence_for_the_terminal_goes_through_the_driver() -> None:
+    """`write_to_terminal` relies on `App._driver` (set while the app runs) and the
+    driver's `write` and `flush`; a real terminal's run is tests/reliability's
+    test_watch_terminal.py (the OSC sequence read back from what tmux received)."""
+    from textual.driver import Driver
+
+    from screen_analysis.tui.compat.textual import write_to_terminal
+
+    assert {"write", "flush"} <= set(vars(Driver))
+    app: App[None] = App()
+    assert not write_to_terminal(app, "\x1b]9;x\x1b\\")  # not running: no driver
+    async with app.run_test():
+        assert isinstance(app._driver, Driver)
+        assert not write_to_terminal(app, "\x1b]9;x\x1b\\")  # headless: no terminal

@@ -1,58 +1,97 @@
-"""Arguments checked before any request is sent, each refusal an InvalidArgumentError."""
+"""Arguments checked before any request is sent, each refusal an InvalidArgumentError.
+
+The arguments of a listing, an identifier, a cursor and a bound on items are declared as
+pydantic types (below), each with the words of its refusal, and refused through
+`validation.describe_errors`, the one wording of a validation error: "limit: must be from 1
+to 100, got 101". The base URL is read by httpx; the key is never echoed.
+"""
 
 from __future__ import annotations
 
 import re
+from typing import Annotated, Any
 
 import httpx
+from pydantic import ConfigDict, Field, Strict, ValidationError
+from pydantic.dataclasses import dataclass
 
 from screen_analysis.api.errors import InvalidArgumentError
-from screen_analysis.api.models import STATUSES
+from screen_analysis.api.models import AnalysisStatus
 from screen_analysis.secret import SecretStr
+from screen_analysis.validation import adapter, bound, describe_errors, dotted, worded
 
 MIN_LIMIT = 1
 MAX_LIMIT = 100
-_STATUS_VALUES = tuple(status.value for status in STATUSES)
-_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# Non-blank, no '/', no control character, not a dot segment ('.' or '..').
+_ID_PATTERN = re.compile(r"^(?!\.\.?\Z)(?=.*\S)[^/\x00-\x1f\x7f-\x9f]+\Z")
 # What an HTTP header value may carry (visible ASCII); anything else could split the header.
 _HEADER_SAFE = re.compile(r"[\x21-\x7e]+")
+
+Identifier = Annotated[
+    str,
+    Field(pattern=_ID_PATTERN),
+    worded("must be a non-empty string without '/', control characters or dot segments"),
+]
+"""An id as a path segment or a query value: non-blank, without '/', control characters or
+dot segments."""
+
+Limit = Annotated[
+    int,
+    Strict(),
+    worded(f"must be an integer from {MIN_LIMIT} to {MAX_LIMIT}", error="limit_type"),
+    bound(ge=MIN_LIMIT, le=MAX_LIMIT, words=f"must be from {MIN_LIMIT} to {MAX_LIMIT}"),
+]
+"""A page size: a whole number from 1 to 100 (never a boolean, a float or a numeric text)."""
+
+Cursor = Annotated[str, Strict(), Field(min_length=1), worded("must be a non-empty cursor string")]
+"""A cursor as the server gave it: a non-empty string."""
+
+MaxItems = Annotated[
+    int, Strict(), Field(ge=1), worded("must be a positive integer", error="max_items")
+]
+"""A bound on the items of a walk: a whole number, at least 1."""
+
+
+Status = Annotated[
+    AnalysisStatus,
+    worded("must be one of " + ", ".join(s.value for s in AnalysisStatus), error="status"),
+]
+"""One of the four documented statuses, as its text."""
+
+_ARGUMENTS = ConfigDict(extra="forbid", defer_build=True)
+
+
+@dataclass(frozen=True, slots=True, config=_ARGUMENTS)
+class ListArguments:
+    """The filters and page size of a listing of analyses, as the request sends them."""
+
+    project_id: Identifier | None = None
+    status: Status | None = None
+    limit: Limit = 20
+
+
+def check_list(project_id: object, status: object, limit: object) -> ListArguments:
+    """A listing's filters and page size, checked together (each problem named)."""
+    checked: ListArguments = _checked(
+        ListArguments, {"project_id": project_id, "status": status, "limit": limit}
+    )
+    return checked
 
 
 def check_limit(value: object, *, name: str = "limit") -> int:
     """A page size: an integer from 1 to 100."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidArgumentError(
-            f"{name} must be an integer from {MIN_LIMIT} to {MAX_LIMIT}, got {_show(value)}",
-            param=name,
-        )
-    if not MIN_LIMIT <= value <= MAX_LIMIT:
-        raise InvalidArgumentError(
-            f"{name} must be from {MIN_LIMIT} to {MAX_LIMIT}, got {value}", param=name
-        )
-    return value
+    return int(_checked(Limit, value, name))
 
 
 def check_status(value: object) -> str | None:
     """None, or one of the four documented statuses."""
-    if value is None:
-        return None
-    if not isinstance(value, str) or value not in _STATUS_VALUES:
-        raise InvalidArgumentError(
-            f"status must be one of {', '.join(_STATUS_VALUES)}, got {_show(value)}",
-            param="status",
-        )
-    return str(value)
+    status = _checked(Status | None, value, "status")
+    return None if status is None else str(status.value)
 
 
 def check_id(value: object, *, name: str) -> str:
     """An identifier: a non-empty string without '/', control characters or dot segments."""
-    if not isinstance(value, str) or not value.strip():
-        raise InvalidArgumentError(f"{name} must be a non-empty string", param=name)
-    if "/" in value or value in (".", "..") or _UNPRINTABLE.search(value):
-        raise InvalidArgumentError(
-            f"{name} must not contain '/' or control characters, got {_show(value)}", param=name
-        )
-    return value
+    return str(_checked(Identifier, value, name))
 
 
 def check_optional_id(value: object, *, name: str) -> str | None:
@@ -62,22 +101,30 @@ def check_optional_id(value: object, *, name: str) -> str | None:
 
 def check_cursor(value: object) -> str | None:
     """None, or a non-empty cursor string as the server gave it."""
-    if value is None:
-        return None
-    if not isinstance(value, str) or not value:
-        raise InvalidArgumentError("after must be a non-empty cursor string", param="after")
-    return value
+    cursor: str | None = _checked(Cursor | None, value, "after")
+    return cursor
 
 
 def check_max_items(value: object) -> int | None:
     """None (no limit), or a positive integer."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidArgumentError(
-            f"max_items must be a positive integer, got {_show(value)}", param="max_items"
-        )
-    return value
+    most: int | None = _checked(MaxItems | None, value, "max_items")
+    return most
+
+
+def _checked(kind: Any, value: object, name: str | None = None) -> Any:
+    """`value` as the declared `kind`; InvalidArgumentError names the argument (`name`, or
+    each field of a model) and what it should be."""
+    try:
+        return adapter(kind).validate_python(value)
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+        param = name or (str(errors[0]["loc"][0]) if errors and errors[0]["loc"] else None)
+
+        def named(loc: tuple[int | str, ...]) -> str:
+            return dotted((name, *loc)) if name else dotted(loc)
+
+        words = describe_errors(exc, name=named, values=True)
+        raise InvalidArgumentError(words, param=param) from None
 
 
 def check_base_url(value: object) -> httpx.URL:
@@ -113,8 +160,3 @@ def check_api_key(value: object) -> SecretStr:
             param="api_key",
         )
     return value
-
-
-def _show(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:39] + "…"

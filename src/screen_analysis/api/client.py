@@ -235,15 +235,13 @@ class ScreenAnalysisClient:
 
     @staticmethod
     def _list_params(project_id: object, status: object, limit: object) -> dict[str, str]:
+        checked = arguments.check_list(project_id, status, limit)
         params: dict[str, str] = {}
-        checked_project = arguments.check_optional_id(project_id, name="project_id")
-        checked_status = arguments.check_status(status)
-        checked_limit = arguments.check_limit(limit)
-        if checked_project is not None:
-            params["project_id"] = checked_project
-        if checked_status is not None:
-            params["status"] = checked_status
-        params["limit"] = str(checked_limit)
+        if checked.project_id is not None:
+            params["project_id"] = checked.project_id
+        if checked.status is not None:
+            params["status"] = checked.status.value
+        params["limit"] = str(checked.limit)
         return params
 
     def _url(self, path: str, params: dict[str, str]) -> httpx.URL:

@@ -3,15 +3,26 @@
 Parts that ask the server (the main view's pager, totals and projects, the overview, the
 image pipeline) keep this holder rather than a client, so a renewed key or a new server
 reaches every one of them at once; the app is the only part that replaces the client.
+
+The app hands over how to build the client (`open`) rather than a client: the client (its
+modules, its connection pool and TLS context) is built when a part first asks the server,
+so a start that paints the rows the local cache kept does so first (docs/performance.md).
 """
 
 from __future__ import annotations
 
-from screen_analysis.api.client import ScreenAnalysisClient
-from screen_analysis.api.image_fetch import ImageBytes
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import httpx
+
+from screen_analysis.api.image_fetch import ImageBytes, same_origin
 from screen_analysis.api.models import AnalysisPage
 from screen_analysis.api.page_rows import MODEL_ROWS
 from screen_analysis.api.pagination import PageIterator, Walk
+
+if TYPE_CHECKING:
+    from screen_analysis.api.client import ScreenAnalysisClient
 
 
 class NoClientError(RuntimeError):
@@ -24,23 +35,28 @@ class CurrentClient:
     def __init__(self, client: ScreenAnalysisClient | None = None) -> None:
         """Start with `client` (None: not connected yet)."""
         self._client = client
+        self._build: Callable[[], ScreenAnalysisClient] | None = None
+        self._base_url = ""
 
     @property
     def client(self) -> ScreenAnalysisClient:
-        """The client in use; `NoClientError` when none is set."""
+        """The client in use (built now if it was opened and not asked for yet);
+        `NoClientError` when none is set."""
+        if self._client is None and self._build is not None:
+            self._client, self._build = self._build(), None
         if self._client is None:
             raise NoClientError("not connected to a server")
         return self._client
 
     @property
     def connected(self) -> bool:
-        """Whether a client is set."""
-        return self._client is not None
+        """Whether a client is set (or opened, to be built when first asked for)."""
+        return self._client is not None or self._build is not None
 
     @property
     def base_url(self) -> str:
         """The API's base URL of the client in use ("" when none is set)."""
-        return self._client.base_url if self._client is not None else ""
+        return self._client.base_url if self._client is not None else self._base_url
 
     def iter_pages(
         self, project_id: str | None = None, status: str | None = None, limit: int = 20
@@ -57,7 +73,14 @@ class CurrentClient:
     def replace(self, client: ScreenAnalysisClient | None) -> ScreenAnalysisClient | None:
         """Use `client` from now on; the previous one (to be closed by the caller)."""
         old, self._client = self._client, client
+        self._build, self._base_url = None, ""
         return old
+
+    async def open(self, build: Callable[[], ScreenAnalysisClient], base_url: str) -> None:
+        """Use the client `build` makes for `base_url` from now on, built when a part first
+        asks for it; the one used before is closed now, as `swap` does."""
+        await self.swap(None)
+        self._build, self._base_url = build, base_url
 
     async def swap(self, client: ScreenAnalysisClient | None) -> None:
         """Use `client` from now on (None: none) and close the one used before: the one
@@ -72,4 +95,7 @@ class CurrentClient:
 
     def is_api_origin(self, url: str) -> bool:
         """Whether `url` is on the server of the client in use (False when none is)."""
-        return self._client is not None and self._client.is_api_origin(url)
+        if self._client is not None:
+            return self._client.is_api_origin(url)
+        # Opened, not built yet: the address alone answers (a detail drawn first needs no client).
+        return bool(self._base_url) and same_origin(url, httpx.URL(self._base_url))

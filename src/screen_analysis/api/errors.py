@@ -6,7 +6,7 @@ code and a message extracted from the body. Never headers, never the key.
 
 from __future__ import annotations
 
-import httpx
+from http import HTTPStatus
 
 from screen_analysis.api.messages import extract_error_details
 from screen_analysis.safe_text import one_line
@@ -203,6 +203,14 @@ _STATUS_CLASSES: dict[int, type[APIError]] = {
 }
 
 
+def reason_phrase(status_code: int) -> str:
+    """The standard phrase of an HTTP status ("Not Found"); "" for one it does not know."""
+    try:
+        return HTTPStatus(status_code).phrase
+    except ValueError:
+        return ""
+
+
 def error_for_status(
     status_code: int,
     body: bytes,
@@ -213,7 +221,7 @@ def error_for_status(
 ) -> APIError:
     """Build the typed error for an error response, its message taken from whatever came."""
     details = extract_error_details(
-        body, content_type=content_type, reason=httpx.codes.get_reason_phrase(status_code)
+        body, content_type=content_type, reason=reason_phrase(status_code)
     )
     if status_code == 429:
         return RateLimitError(

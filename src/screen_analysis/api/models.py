@@ -19,17 +19,13 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Annotated, Any, Literal, NamedTuple, Self, TypeVar
+from typing import Annotated, Any, Literal, NamedTuple, Self
 
-from pydantic import (
-    ConfigDict,
-    GetPydanticSchema,
-    TypeAdapter,
-    model_validator,
-)
+from pydantic import ConfigDict, GetPydanticSchema, model_validator
 from pydantic.dataclasses import dataclass
 
 from screen_analysis.api.fields import Count, Number, Scores, known_or_text
+from screen_analysis.validation import adapter
 
 
 class AnalysisStatus(StrEnum):
@@ -81,9 +77,6 @@ def parse_status(value: str | None) -> AnalysisStatus | str | None:
         return value
 
 
-T = TypeVar("T")
-
-
 class _Resource:
     """What the resources share: validated from a JSON object through a cached TypeAdapter,
     unknown fields kept in `extra`, and pydantic's model helpers by their usual names."""
@@ -123,16 +116,7 @@ class _Resource:
         return dataclasses.replace(self, **dict(update or {}))  # type: ignore[type-var]
 
 
-_ADAPTERS: dict[type, TypeAdapter[Any]] = {}
 _DOCUMENTED: dict[type, frozenset[str]] = {}
-
-
-def adapter(model: type[T]) -> TypeAdapter[T]:
-    """The one TypeAdapter of `model`; its schema is built the first time it is asked for."""
-    found = _ADAPTERS.get(model)
-    if found is None:
-        found = _ADAPTERS[model] = TypeAdapter(model)
-    return found
 
 
 def _documented(resource: type[_Resource]) -> frozenset[str]:

@@ -6,7 +6,8 @@ when it is a whole number not below zero, else shown as unknown with the reason
 (`RawPage.odd_total`); a `next_cursor` that is neither a string nor null ends the listing,
 said so (`odd_cursor`). Each item of `data` is validated on its own, so one bad item becomes
 an `InvalidAnalysis` where it stood instead of blanking the page. Validation errors are put
-in words by `describe_errors`: the field, what it should be, and the kind of value found,
+in words by `validation.describe_errors` (the one wording of a validation error, for the
+config and the gate as well): the field, what it should be, and the kind of value found,
 never the value itself (it may be long, or hostile).
 """
 
@@ -17,7 +18,6 @@ import json
 from typing import Any, NoReturn
 
 from pydantic import ValidationError
-from pydantic_core import ErrorDetails
 
 from screen_analysis.api.errors import InvalidResponseError
 from screen_analysis.api.fields import Count
@@ -32,6 +32,19 @@ from screen_analysis.api.models import (
     adapter,
 )
 from screen_analysis.safe_text import one_line
+from screen_analysis.validation import describe_errors, kind_of
+
+__all__ = [
+    "describe_errors",
+    "kind_of",
+    "parse_item",
+    "parse_json_object",
+    "parse_page",
+    "parse_project",
+    "parse_raw_page",
+    "read_cursor",
+    "read_total",
+]
 
 
 def _refuse_constant(name: str) -> NoReturn:
@@ -152,33 +165,3 @@ def parse_project(body: bytes, *, request: str, content_type: str | None = None)
     left_out = {name: field for name, field in value.items() if name in wrong}
     # As sent in `extra`, so json output still carries them.
     return dataclasses.replace(project, flagged=reason, extra={**project.model_extra, **left_out})
-
-
-def describe_errors(exc: ValidationError, *, most: int = 3) -> str:
-    """The first problems of a validation error in one short line, each naming its field and
-    the kind of value found, never the value ("score: should be a number, not a boolean")."""
-    problems = [_problem(error) for error in exc.errors(include_url=False, include_context=False)]
-    if len(problems) > most:
-        problems[most:] = [f"and {len(problems) - most} more"]
-    return one_line("; ".join(problems), limit=200)
-
-
-def _problem(error: ErrorDetails) -> str:
-    where = ".".join(str(part) for part in error["loc"]) or "item"
-    message = error["msg"].removeprefix("Input ").removeprefix("Value error, ")
-    message = message[:1].lower() + message[1:]
-    if error["type"].endswith("_type") and "input" in error:
-        message = f"{message}, not {kind_of(error['input'])}"
-    return f"{where}: {message}"
-
-
-def kind_of(value: Any) -> str:
-    """The JSON kind of `value` in words ("a string", "null"), for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    names: dict[type, str] = {dict: "an object", list: "a list", str: "a string"}
-    return names.get(type(value), type(value).__name__)

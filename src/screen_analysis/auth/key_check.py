@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.errors import (
     APIConnectionError,
     APITimeoutError,
@@ -19,7 +19,10 @@ from screen_analysis.api.errors import (
 )
 from screen_analysis.config import Connection
 
-ClientFactory = Callable[[Connection], ScreenAnalysisClient]
+if TYPE_CHECKING:
+    from screen_analysis.api.client import ScreenAnalysisClient
+
+ClientFactory = Callable[[Connection], "ScreenAnalysisClient"]
 """Builds the client for a connection (the composition root's one factory)."""
 
 

@@ -332,6 +332,12 @@ class Pager:
         rows = [item for item in view.items if where.matches(item)][: where.last]
         return view._replace(items=rows)
 
+    def cursor_of(self, analysis_id: str) -> str | None:
+        """The cursor the page holding `analysis_id` was asked with in this view (None: the
+        first page, or not loaded here)."""
+        found = self._run.cursor_of(analysis_id)
+        return None if found is None else found[1]
+
     # Auto-refresh
 
     def plan_refresh(self, visible: Sequence[AnalysisItem]) -> RefreshJob:
@@ -393,5 +399,14 @@ class Pager:
             self._cache.store_updates(job.key.project_id, job.key.status, rows)
         emptied = top.total == 0 and not top.items
         return Refreshed(
-            job.key, arrived, rows, top.total, total_changed, refused, gap, top.odd_total, emptied
+            job.key,
+            arrived,
+            rows,
+            top.total,
+            total_changed,
+            refused,
+            gap,
+            top.odd_total,
+            emptied,
+            job.spare,
         )

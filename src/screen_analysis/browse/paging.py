@@ -97,8 +97,8 @@ class Refreshed(NamedTuple):
     `odd_total`) and whether it moved, whether the server refused the old cursor of the
     page asked again, whether more rows arrived than one page holds (`gap`: the rows
     between the new first page and the loaded ones are unknown, so the view is reloaded),
-    and whether the view came back empty (`emptied`: a first page without rows and a total
-    of 0)."""
+    whether the view came back empty (`emptied`: a first page without rows and a total
+    of 0), and how many requests of the round's budget are left (`spare`, for totals)."""
 
     key: ViewKey
     arrived: list[AnalysisItem]
@@ -109,6 +109,7 @@ class Refreshed(NamedTuple):
     gap: bool = False
     odd_total: str | None = None
     emptied: bool = False
+    spare: int = 0
 
 
 async def fetch_rows(

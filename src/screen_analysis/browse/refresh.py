@@ -1,8 +1,10 @@
-"""What one auto-refresh asks for, within a budget of two pages whatever the scroll depth.
+"""What one auto-refresh asks for, within a budget of two requests whatever the scroll depth.
 
 Headless: no Textual. A refresh asks for the view's first page (new arrivals, the view's
 total) and, when pending or processing rows are on screen further down, the page that holds
-them, asked again with the cursor it was loaded with. Nothing walks from the top.
+them, asked again with the cursor it was loaded with. Nothing walks from the top. A round
+that needs one page leaves its second request to a total that is due (`RefreshJob.spare`):
+at the default 30 s a round, an idle minute costs at most four requests of any kind.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ class PageCursors(Protocol):
 
 
 IN_FLIGHT = (AnalysisStatus.PENDING, AnalysisStatus.PROCESSING)
+ROUND_REQUESTS = 2  # every request a round may cause: its pages, then totals that are due
 
 
 class RefreshJob(NamedTuple):
@@ -38,6 +41,11 @@ class RefreshJob(NamedTuple):
     def pages(self) -> int:
         """How many pages this refresh asks for (1 or 2)."""
         return 1 if self.again is None else 2
+
+    @property
+    def spare(self) -> int:
+        """The requests of the round's budget its pages leave (for totals that are due)."""
+        return ROUND_REQUESTS - self.pages
 
 
 def is_in_flight(item: AnalysisItem) -> bool:

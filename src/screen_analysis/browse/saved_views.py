@@ -15,7 +15,8 @@ from pydantic import BeforeValidator
 
 from screen_analysis.browse.columns import check_column, check_sort
 from screen_analysis.browse.scope import SCOPE_KEYS, Scope, read_model
-from screen_analysis.browse.when import ScopeError, quoted
+from screen_analysis.browse.when import ScopeError
+from screen_analysis.validation import quoted
 
 MAX_VIEWS = 50  # tabs above a table; a config holding more is refused past this many
 

@@ -25,8 +25,9 @@ from screen_analysis.api.errors import InvalidArgumentError
 from screen_analysis.api.models import CRITERIA, Analysis, AnalysisItem, AnalysisStatus, Criterion
 from screen_analysis.api.parsing import describe_errors
 from screen_analysis.browse.views import ViewKey
-from screen_analysis.browse.when import ScopeError, When, Window, created_of, quoted, read_when
+from screen_analysis.browse.when import ScopeError, When, Window, created_of, read_when
 from screen_analysis.numbers import format_count, format_number
+from screen_analysis.validation import quoted
 from screen_analysis.words import utc_time
 
 SCOPE_KEYS = (
@@ -115,7 +116,9 @@ def _projects(value: object) -> tuple[str, ...]:
     try:
         return tuple(dict.fromkeys(check_id(text, name="project id") for text in ids))
     except InvalidArgumentError as exc:
-        raise ValueError(str(exc).removeprefix("project id ")) from None
+        raise ValueError(
+            str(exc).removeprefix("project id: ").removeprefix("project id ")
+        ) from None
 
 
 def _whole(value: object) -> object:

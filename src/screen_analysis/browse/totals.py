@@ -2,11 +2,17 @@
 view, each living or dying on its own, so one odd or failed answer costs its own tab only
 (`Totals`); and the last number seen for each view and when, kept until a new one comes
 and said to be stale once old (`CountCache`).
+
+An idle app asks for a total again only when it is due: after `TOTALS_DUE_S`, and then in
+the requests an auto-refresh round leaves spare (`refresh.ROUND_REQUESTS`). Anything that
+says totals moved (the view's total changed, a row on screen changed, `r`) asks at once.
+Between the two the old number stays, marked stale after `COUNT_TTL_S`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -19,7 +25,8 @@ from screen_analysis.browse.views import ViewKey
 from screen_analysis.cache import LocalCache
 from screen_analysis.cache.kept import KeptCache
 
-COUNT_TTL_S = 30.0
+COUNT_TTL_S = 30.0  # shown as stale ("~") once older
+TOTALS_DUE_S = 180.0  # asked again by an idle app once older
 
 
 class Counts(NamedTuple):
@@ -90,9 +97,14 @@ class CountCache:
     until a new one comes: a total never goes blank."""
 
     def __init__(
-        self, ttl_s: float = COUNT_TTL_S, clock: Callable[[], float] = time.monotonic
+        self,
+        ttl_s: float = COUNT_TTL_S,
+        clock: Callable[[], float] = time.monotonic,
+        due_s: float = TOTALS_DUE_S,
     ) -> None:
+        """Totals stale after `ttl_s` and due again after `due_s` seconds of `clock`."""
         self.ttl_s = ttl_s
+        self.due_s = due_s
         self.clock = clock
         self._values: dict[ViewKey, tuple[int | None, float]] = {}
 
@@ -120,6 +132,15 @@ class CountCache:
     def missing(self, keys: Sequence[ViewKey]) -> list[ViewKey]:
         """The keys with no fresh total."""
         return [key for key in keys if not self.is_fresh(key)]
+
+    def due(self, keys: Sequence[ViewKey]) -> list[ViewKey]:
+        """The keys an idle app asks for again: no total yet, or one older than `due_s`;
+        the oldest first."""
+        now = self.clock()
+        ages = {
+            key: now - self._values[key][1] if key in self._values else math.inf for key in keys
+        }
+        return sorted((key for key in keys if ages[key] > self.due_s), key=lambda k: -ages[k])
 
     def by_status(self, project_id: str | None) -> dict[AnalysisStatus | None, int | None]:
         """The totals seen for a project's status filters, fresh or not (None: unknown)."""

@@ -7,11 +7,11 @@ Headless; every check here runs before any request is sent.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
 from screen_analysis.api.models import Analysis
-from screen_analysis.safe_text import shorten
+from screen_analysis.validation import quoted
 from screen_analysis.words import utc_time
 
 
@@ -21,12 +21,6 @@ class ScopeError(ValueError):
 
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([smhdw])")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800}
-QUOTED = 40  # characters of a bad value repeated in an error line
-
-
-def quoted(value: object) -> str:
-    """`value` as an error line repeats it: quoted, cut to a few dozen characters."""
-    return repr(shorten(str(value), QUOTED))
 
 
 def parse_duration(text: str) -> timedelta | None:
@@ -48,6 +42,7 @@ class When:
 
     at: datetime | None = None
     ago: timedelta | None = None
+    written: str | None = field(default=None, compare=False)  # the duration as the user wrote it
 
     def resolve(self, now: datetime, option: str = "time") -> datetime:
         """The time this names at `now`."""
@@ -56,7 +51,8 @@ class When:
         try:
             return now - (self.ago or timedelta())
         except OverflowError:
-            raise ScopeError(f"{option}: {quoted(self.ago)} reaches too far back") from None
+            given = self.written or self.ago
+            raise ScopeError(f"{option}: {quoted(given)} reaches too far back") from None
 
 
 def read_when(text: object, *, option: str) -> When:
@@ -69,7 +65,7 @@ def read_when(text: object, *, option: str) -> When:
     value = str(text).strip()
     ago = parse_duration(value)
     if ago is not None:
-        return When(ago=ago)
+        return When(ago=ago, written=value)
     try:
         when = datetime.fromisoformat(value)
     except ValueError:

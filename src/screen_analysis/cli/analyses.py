@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from screen_analysis.api.errors import BadRequestError, EmptyPagesError
-from screen_analysis.api.models import AnalysisItem, AnalysisPage, RawPage
+from screen_analysis.api.models import STATUSES, AnalysisItem, AnalysisPage, RawPage
 from screen_analysis.api.oddities import UNKNOWN_TOTAL, ListingNotes
 from screen_analysis.api.pagination import Walk
 from screen_analysis.api.writers import raw_of
@@ -22,6 +22,7 @@ from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.failures import warn
 from screen_analysis.cli.listing_scope import list_in_scope
 from screen_analysis.cli.output import FORMATS, TableWriter, make_raw_writer, shell_word
+from screen_analysis.cli.param_types import PROJECT_ID
 from screen_analysis.cli.root import CliContext
 from screen_analysis.cli.scope_options import chosen_scope, scope_at, scope_options
 from screen_analysis.numbers import count_of, format_count
@@ -38,17 +39,30 @@ def analyses() -> None:
     """List analyses."""
 
 
+# The options of a server-side scope alone, for `watch`.
+project_option = click.option(
+    "--project-id", type=PROJECT_ID, metavar="ID", help="Only analyses of this project."
+)
+status_option = click.option(
+    "--status",
+    type=click.Choice([s.value for s in STATUSES]),
+    help="Only analyses in this state.",
+)
+
+
 @analyses.command("list")
 @scope_options
 @click.option(
     "--limit",
-    type=int,
+    type=click.IntRange(1, MAX_PAGE),
     default=None,
     help="Page size, 1–100 (default 20; with --all or --max-items, 100).",
 )
 @click.option("--after", metavar="CURSOR", help="Start after this cursor (a next_cursor).")
 @click.option("--all", "all_pages", is_flag=True, help="Follow cursors to the end.")
-@click.option("--max-items", type=int, metavar="N", help="Follow cursors until N analyses.")
+@click.option(
+    "--max-items", type=click.IntRange(min=1), metavar="N", help="Follow cursors until N analyses."
+)
 @click.option(
     "--format",
     "fmt",
@@ -83,12 +97,6 @@ def list_analyses(
     where = ctx.run(lambda: scope_at(scope, datetime.now(UTC)))
     project_id, status_key = where.server_key
     status = status_key.value if status_key is not None else None
-    if limit is not None and not 1 <= limit <= MAX_PAGE:
-        raise click.BadParameter(
-            f"must be between 1 and {MAX_PAGE}, got {limit}", param_hint="--limit"
-        )
-    if max_items is not None and max_items < 1:
-        raise click.BadParameter("must be at least 1", param_hint="--max-items")
     if all_pages and max_items is not None:
         raise click.UsageError("--all and --max-items cannot be combined")
     following = all_pages or max_items is not None

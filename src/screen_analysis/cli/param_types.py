@@ -1,7 +1,8 @@
 """Click parameter types whose values a shell completes (`screen-analysis completion`).
 
 Each takes its value as the plain string it was (checking stays where it was: the settings
-loader, the gate, the theme check) and offers, when a shell asks, what this machine already
+loader, the gate, the theme check, the scope language)
+and offers, when a shell asks, what this machine already
 knows: the config file's profiles and checks, the themes, the gate's criteria, and the
 project ids of the local cache. Completing a word never sends a request and never asks the
 keyring; a config or cache that cannot be read completes nothing rather than failing.

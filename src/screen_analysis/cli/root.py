@@ -174,6 +174,7 @@ SUBCOMMANDS = {
     "serve": "screen_analysis.cli.serve:serve",
     "report": "screen_analysis.cli.report:report",
     "check": "screen_analysis.cli.check:check",
+    "watch": "screen_analysis.cli.watch:watch",
     "cache": "screen_analysis.cli.cache_commands:cache",
     "completion": "screen_analysis.cli.completion:completion",
 }
@@ -283,6 +284,8 @@ def cli(
     except Exception as exc:  # a broken config file is a usage error, said in one line
         run_reporting(_raise(exc), debug=debug, secrets=list)
         raise
+    if settings.config_note:  # keys this version does not know: left out, and said
+        warn(settings.config_note)
     ctx = CliContext(settings=settings, demo=demo, debug=debug)
     click_ctx.obj = ctx
     click_ctx.call_on_close(ctx.close)

@@ -72,8 +72,15 @@ def app_command(ctx: CliContext, *, demo: bool, theme: str | None) -> str:
     help=f"The token the browser must present (default: a new random one each run; "
     f"${TOKEN_ENV} keeps it out of the process list).",
 )
+@click.option(
+    "--allow-commands",
+    is_flag=True,
+    help="Let the served app run your own [commands] (on this machine, as you).",
+)
 @click.pass_obj
-def serve(ctx: CliContext, host: str, port: int, demo: bool, token: str | None) -> None:
+def serve(
+    ctx: CliContext, host: str, port: int, demo: bool, token: str | None, allow_commands: bool
+) -> None:
     """Serve the app in a web browser, on this machine only (127.0.0.1) unless --host says
     otherwise. Open the printed address: it carries this run's token, without which the
     page and its websocket are refused. From another machine, forward the port over SSH:
@@ -82,6 +89,7 @@ def serve(ctx: CliContext, host: str, port: int, demo: bool, token: str | None) 
     def run() -> None:
         from screen_analysis.cli.serve_app import GuardedServer
         from screen_analysis.cli.serve_guard import ServeGuard, new_token, served_url
+        from screen_analysis.tui.own_commands import SERVE_ALLOWS_ENV
         from screen_analysis.tui.themes import load_themes, user_theme_dir
 
         check_theme_flag(theme_flag(), load_themes(user_theme_dir()))
@@ -94,6 +102,10 @@ def serve(ctx: CliContext, host: str, port: int, demo: bool, token: str | None) 
             )
         guard = ServeGuard(check_token(token) if token else new_token(), host, port)
         os.environ.pop(TOKEN_ENV, None)  # the app processes have no use for it
+        # Only this flag lets a served app run your commands (not an inherited variable).
+        os.environ.pop(SERVE_ALLOWS_ENV, None)
+        if allow_commands:
+            os.environ[SERVE_ALLOWS_ENV] = "allow"
         url = served_url(host, port, guard.token)
         click.echo(f"Serving screen-analysis on {url}  (Ctrl+C to stop)")
         # A loop of its own, set as current: textual-serve 1.1.0 asks for the current loop,

@@ -3,6 +3,7 @@ data (`spec`), one walk of the scope's pages measured with the overview's aggreg
 (`measure`), verdicts (`evaluate`), the versioned JSON document that is also the baseline
 (`document`), and waiting for scoring with an injected clock (`wait`)."""
 
+from screen_analysis.browse.clock import Clock, SystemClock
 from screen_analysis.gate.document import DOCUMENT_VERSION, read_baseline, result_document
 from screen_analysis.gate.evaluate import GateResult, Verdict, evaluate
 from screen_analysis.gate.measure import (
@@ -15,7 +16,7 @@ from screen_analysis.gate.measure import (
 )
 from screen_analysis.gate.scope import GateInputError, Scope, Window, parse_when
 from screen_analysis.gate.spec import Assertion, GateSpec, Kind, Source, build_spec
-from screen_analysis.gate.wait import Clock, SystemClock, WaitOutcome, WaitState, wait_for_scoring
+from screen_analysis.gate.wait import WaitOutcome, WaitState, wait_for_scoring
 
 __all__ = [
     "DOCUMENT_VERSION",

@@ -14,8 +14,8 @@ from screen_analysis.browse.when import (
     created_of,
     parse_duration,
     parse_when,
-    quoted,
 )
+from screen_analysis.validation import quoted
 
 GateInputError = ScopeError
 """What the user asked of a gate cannot be used: one line naming the option and the value."""

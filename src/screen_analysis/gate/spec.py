@@ -1,48 +1,37 @@
 """A quality gate as data: its scope, its assertions, its baseline and how long it waits.
 
 `build_spec` reads the same vocabulary from the command line and from a `[checks.NAME]`
-table (keys as in `SPEC_KEYS`), checks every value and raises `GateInputError` with one
-line naming the option, before any request is sent. The criteria are the API's documented
-breakdown keys, so an unknown one is caught here too, and so is one given twice in one
-place. Thresholds in points (`min_score`, `min`, `max_drop`) are finite and ≥ 0, with no
-upper bound since the API leaves score bounds open; `max_failed` is a share, 0 to 100.
+table (the keys and what each may hold are declared in `values.GateValues`), checks every
+value of every source and raises `GateInputError` with one line naming the option, before
+any request is sent. The criteria are the API's documented breakdown keys, so an unknown
+one is caught here too, and so is one given twice in one place.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+from pydantic import ValidationError
 
 from screen_analysis.api.models import CRITERIA, Criterion
 from screen_analysis.browse.scope import Scope as ViewScope
 from screen_analysis.browse.scope import option_name, read_scope
-from screen_analysis.gate.scope import GateInputError, Scope, Window, parse_when, quoted
+from screen_analysis.gate.scope import GateInputError, Scope, Window, parse_when
+from screen_analysis.gate.values import (
+    CHECK_SCOPE_KEYS,
+    SPEC_KEYS,
+    CriterionName,
+    GateValues,
+    Points,
+)
+from screen_analysis.validation import UNKNOWN_KEY, Loc, adapter, describe_errors, dotted, quoted
 
 DEFAULT_TIMEOUT_S = 600.0
-
-CHECK_SCOPE_KEYS = ("project_id", "status", "label", "since", "until", "score", "criteria", "last")
-"""The scope keys of a gate (`browse.scope`); `min_score` is the gate's assertion, so the
-score range is written `score = "..60"`."""
-
-SPEC_KEYS = (
-    *CHECK_SCOPE_KEYS,
-    "min_score",
-    "min",
-    "max_failed",
-    "min_count",
-    "baseline",
-    "baseline_since",
-    "baseline_until",
-    "max_drop",
-    "wait",
-    "timeout",
-    "poll_interval",
-)
 
 
 class Kind(StrEnum):
@@ -99,106 +88,79 @@ class Source(NamedTuple):
         flag = option_name(key)
         return flag if self.table is None else f"{key} in {self.table}"
 
+    def entry(self, key: str, entry: str) -> str:
+        """How an error line names one entry of an option: `--min visual_clarity`, or
+        `min.visual_clarity in [checks.release] of …` (a long one cut short)."""
+        if self.table is None:
+            return f"{self.name(key)} {dotted((entry,))}"
+        return f"{dotted((key, entry))} in {self.table}"
 
-def criterion_named(text: object, option: str) -> Criterion:
-    """The documented criterion `text` names (case and `-`/`_` aside)."""
-    key = str(text).strip().lower().replace("-", "_").replace(" ", "_")
-    for criterion in CRITERIA:
-        if criterion.value == key:
-            return criterion
-    known = ", ".join(c.value for c in CRITERIA)
-    raise GateInputError(f"{option}: unknown criterion {quoted(text)}; known: {known}")
+    def read(self) -> GateValues:
+        """The values, each checked as declared; GateInputError names what cannot be used
+        (a key a table should not hold: with the ones it may)."""
+        values: GateValues = self.checked(
+            GateValues, dict(self.values), lambda loc: self.name(str(loc[0]))
+        )
+        return values
 
-
-def number(value: object, option: str, *, percent: bool = False) -> float:
-    """A finite number from a TOML number or the command line's text (`10%` for a share)."""
-    if isinstance(value, bool):
-        raise GateInputError(f"{option}: expected a number, got {quoted(value)}")
-    if isinstance(value, int | float):
-        result = float(value)
-    else:
-        text = str(value).strip()
-        if percent and text.endswith("%"):
-            text = text[:-1].strip()
+    def checked(self, kind: Any, value: object, name: Callable[[Loc], str]) -> Any:
+        """`value` as the declared `kind`, or GateInputError in the words of
+        `describe_errors`, each problem named by `name` (a function of its place) and the
+        value found repeated: it is the user's own."""
         try:
-            result = float(text)
-        except (ValueError, OverflowError):
-            raise GateInputError(f"{option}: expected a number, got {quoted(value)}") from None
-    if not math.isfinite(result):
-        raise GateInputError(f"{option}: expected a finite number, got {quoted(value)}")
-    return result
+            return adapter(kind).validate_python(value)
+        except ValidationError as exc:
+            words = describe_errors(exc, name=name, values=True)
+            if any(error["type"] in UNKNOWN_KEY for error in exc.errors()):
+                words += "; known: " + ", ".join(SPEC_KEYS)
+            raise GateInputError(words) from None
 
 
-def whole(value: object, option: str, *, least: int) -> int:
-    """A whole number of at least `least`."""
-    result = number(value, option)
-    if result != int(result) or result < least:
-        raise GateInputError(f"{option}: expected a whole number ≥ {least}, got {quoted(value)}")
-    return int(result)
+def _always(name: str) -> Callable[[Loc], str]:
+    """One name for every problem of a value (an entry of `min` is one place)."""
+    return lambda _place: name
 
 
-def points(value: object, option: str, *, why: str) -> float:
-    """A threshold in points (a mean score, a criterion's mean, a drop): a finite number
-    ≥ 0, for the reason `why` the error line gives. No upper bound: the API documents
-    scores as integers and leaves their bounds open, so a 0–100 rule would be ours."""
-    result = number(value, option)
-    if result < 0:
-        raise GateInputError(f"{option}: points must be ≥ 0 ({why}), got {quoted(value)}")
-    return result
-
-
-SCORE_FLOOR = "a minimum below 0 would pass any score"
-DROP_FLOOR = "a negative allowance would demand a rise"
-
-
-def _min_entries(value: object, option: str) -> dict[Criterion, float]:
+def _min_entries(pairs: Sequence[tuple[str, Any]], source: Source) -> dict[Criterion, float]:
     """`--min CRITERION=N` (repeatable) or a table `min = { cta_effectiveness = 60 }`;
     a criterion given twice (however spelt) is refused rather than one value dropped."""
-    if isinstance(value, Mapping):
-        pairs: list[tuple[object, object]] = list(value.items())
-    else:
-        texts = [value] if isinstance(value, str) else value
-        if not isinstance(texts, Sequence):
-            raise GateInputError(f"{option}: expected CRITERION=N, got {quoted(value)}")
-        pairs = []
-        for text in texts:
-            name, sep, threshold = str(text).partition("=")
-            if not sep:
-                raise GateInputError(f"{option}: expected CRITERION=N, got {quoted(text)}")
-            pairs.append((name, threshold))
     entries: dict[Criterion, float] = {}
     for key, given in pairs:
-        criterion = criterion_named(key, option)
-        least = points(given, f"{option} {criterion.value}", why=SCORE_FLOOR)
+        criterion = source.checked(CriterionName, key, _always(source.name("min")))
+        least = source.checked(Points, given, _always(source.entry("min", criterion.value)))
         if criterion in entries:
             raise GateInputError(
-                f"{option}: {criterion.value} given twice ({entries[criterion]:g} and "
+                f"{source.name('min')}: {criterion.value} given twice ({entries[criterion]:g} and "
                 f"{least:g}); give each criterion once"
             )
         entries[criterion] = least
     return entries
 
 
-def _merged(sources: Sequence[Source]) -> tuple[dict[str, tuple[object, Source]], list[str]]:
-    """Each key's value from the last source that sets it; unknown table keys refused."""
-    chosen: dict[str, tuple[object, Source]] = {}
+Chosen = Mapping[str, tuple[Any, Source]]
+
+
+def _merged(
+    sources: Sequence[Source],
+) -> tuple[dict[str, tuple[Any, Source]], dict[Criterion, float]]:
+    """Each key's value from the last source that sets it, and the `min` entries merged by
+    criterion (later sources win); every source is checked whole."""
+    chosen: dict[str, tuple[Any, Source]] = {}
+    mins: dict[Criterion, float] = {}
     for source in sources:
-        for key, value in source.values.items():
-            if key not in SPEC_KEYS:
-                known = ", ".join(SPEC_KEYS)
-                raise GateInputError(f"unknown key {quoted(key)} in {source.table}; known: {known}")
-            if value is not None and value != ():
+        values = source.read()
+        for key in SPEC_KEYS:
+            value = getattr(values, key)
+            if key == "min":
+                mins.update(_min_entries(value or (), source))
+            elif value is not None and value != ():
                 chosen[key] = (value, source)
-    return chosen, [k for k in SPEC_KEYS if k in chosen]
+    return chosen, mins
 
 
-def _scope(
-    chosen: Mapping[str, tuple[object, Source]],
-    now: datetime,
-    view: ViewScope | None,
-    view_name: str,
-) -> Scope:
-    """The scope: a view's (`--view NAME`), its keys replaced by those the sources give."""
+def _scope(chosen: Chosen, now: datetime, view: ViewScope | None, view_name: str) -> Scope:
+    """The scope: a view's (`--view NAME`), its keys replaced by those the sources give,
+    read by the one scope language (`browse.scope`)."""
     values: dict[str, object] = dict(view.values()) if view is not None else {}
     if "score" in chosen:
         values.pop("min_score", None)
@@ -219,9 +181,9 @@ def build_spec(
     view_name: str = "",
 ) -> GateSpec:
     """The gate the sources describe over `view`'s scope, if given (later sources win,
-    `min` entries merge by criterion across sources; within one a criterion given twice is
-    refused); GateInputError names the first thing that cannot be used."""
-    chosen, _ = _merged(sources)
+    `min` entries merge by criterion across sources; within one a criterion given twice
+    is refused); GateInputError names the first things that cannot be used."""
+    chosen, mins = _merged(sources)
 
     def named(key: str) -> str:
         return chosen[key][1].name(key)
@@ -229,27 +191,15 @@ def build_spec(
     scope = _scope(chosen, now, view, view_name)
     assertions: list[Assertion] = []
     if "min_score" in chosen:
-        score = points(chosen["min_score"][0], named("min_score"), why=SCORE_FLOOR)
-        assertions.append(Assertion(Kind.MIN_SCORE, score))
-    mins: dict[Criterion, float] = {}
-    for source in sources:
-        value = source.values.get("min")
-        if value is not None and value != ():
-            mins.update(_min_entries(value, source.name("min")))
+        assertions.append(Assertion(Kind.MIN_SCORE, chosen["min_score"][0]))
     assertions += [Assertion(Kind.MIN, threshold, c) for c, threshold in mins.items()]
     if "max_failed" in chosen:
-        share = number(chosen["max_failed"][0], named("max_failed"), percent=True)
-        if not 0 <= share <= 100:
-            raise GateInputError(
-                f"{named('max_failed')}: a percentage from 0 to 100, got {share:g}"
-            )
-        assertions.append(Assertion(Kind.MAX_FAILED, share))
+        assertions.append(Assertion(Kind.MAX_FAILED, chosen["max_failed"][0]))
     if "min_count" in chosen:
-        count = whole(chosen["min_count"][0], named("min_count"), least=0)
-        assertions.append(Assertion(Kind.MIN_COUNT, count))
+        assertions.append(Assertion(Kind.MIN_COUNT, chosen["min_count"][0]))
     baseline_file, window = _baseline(chosen, now)
     if "max_drop" in chosen:
-        drop = points(chosen["max_drop"][0], named("max_drop"), why=DROP_FLOOR)
+        drop = chosen["max_drop"][0]
         if baseline_file is None and window is None:
             raise GateInputError(
                 f"{named('max_drop')} compares with a baseline: give --baseline FILE or "
@@ -265,24 +215,12 @@ def build_spec(
             "--max-failed, --min-count, --max-drop (or a check NAME from the config)"
         )
     wait = chosen.get("wait", (False, None))[0]
-    if not isinstance(wait, bool):
-        raise GateInputError(f"{named('wait')}: expected true or false, got {quoted(wait)}")
-    timeout = DEFAULT_TIMEOUT_S
-    if "timeout" in chosen:
-        timeout = number(chosen["timeout"][0], named("timeout"))
-        if timeout <= 0:
-            raise GateInputError(f"{named('timeout')}: seconds must be > 0, got {timeout:g}")
-    interval = None
-    if "poll_interval" in chosen:
-        interval = number(chosen["poll_interval"][0], named("poll_interval"))
-        if interval < 0.1:
-            raise GateInputError(f"{named('poll_interval')}: at least 0.1 s, got {interval:g}")
+    timeout = chosen.get("timeout", (DEFAULT_TIMEOUT_S, None))[0]
+    interval = chosen.get("poll_interval", (None, None))[0]
     return GateSpec(scope, tuple(assertions), baseline_file, window, wait, timeout, interval)
 
 
-def _baseline(
-    chosen: Mapping[str, tuple[object, Source]], now: datetime
-) -> tuple[Path | None, Window | None]:
+def _baseline(chosen: Chosen, now: datetime) -> tuple[Path | None, Window | None]:
     """The baseline file, or the window of creation times the baseline is measured over."""
     bounds = {}
     for key in ("baseline_since", "baseline_until"):
@@ -296,7 +234,7 @@ def _baseline(
                 f"{source.name('baseline')}: a baseline file or a baseline window "
                 "(--baseline-since/--baseline-until), not both"
             )
-        path = Path(str(value)).expanduser()
+        path = Path(value).expanduser()
         if not path.is_absolute() and source.base_dir is not None:
             path = source.base_dir / path
         return path, None

@@ -18,60 +18,20 @@ nothing waits on it.
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Callable, Iterable
-from contextlib import AbstractAsyncContextManager
-from datetime import UTC, datetime
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.describe import describe_error
-from screen_analysis.api.errors import APIConnectionError, RateLimitError, ServerError
+from screen_analysis.api.errors import RateLimitError
 from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisStatus
 from screen_analysis.api.retry import backoff
+from screen_analysis.browse.clock import RETRYABLE, Clock
 from screen_analysis.gate.scope import Scope, created_of
 from screen_analysis.insight.collect import fill
 from screen_analysis.numbers import format_count
 
 BACKOFF_CAP_S = 60.0
-RETRYABLE = (RateLimitError, ServerError, APIConnectionError)
-
-
-class Clock(Protocol):
-    """Time for the wait: a monotonic reading, a sleep, and the wall clock."""
-
-    def monotonic(self) -> float:
-        """Seconds on a clock that never goes back."""
-
-    async def sleep(self, seconds: float) -> None:
-        """Wait this long."""
-
-    def now(self) -> datetime:
-        """The current UTC time."""
-
-    def deadline(self, when: float) -> AbstractAsyncContextManager[object]:
-        """A block cancelled once `monotonic()` reaches `when`, leaving with TimeoutError."""
-
-
-class SystemClock:
-    """The real clock."""
-
-    def monotonic(self) -> float:
-        """`time.monotonic()`."""
-        return time.monotonic()
-
-    async def sleep(self, seconds: float) -> None:
-        """`asyncio.sleep`."""
-        await asyncio.sleep(seconds)
-
-    def now(self) -> datetime:
-        """`datetime.now(UTC)`."""
-        return datetime.now(UTC)
-
-    def deadline(self, when: float) -> AbstractAsyncContextManager[object]:
-        """`asyncio.timeout` for the seconds left until `when`."""
-        return asyncio.timeout(max(0.0, when - self.monotonic()))
 
 
 class WaitState(NamedTuple):

@@ -11,9 +11,10 @@ aligned on the newest week any project has, so every row covers the same weeks.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 
 from screen_analysis.insight.exact import ExactSum
+from screen_analysis.insight.timeline import bucket_start
 from screen_analysis.numbers import format_count, format_span, left_out
 from screen_analysis.words import day_month
 
@@ -134,7 +135,7 @@ class ProjectTally:
         shown = tuple(_trend(pid, tally, last) for pid, tally in ranked[:rows])
         means = [mean for row in shown for mean in row.weeks if mean is not None]
         low, high = _scale(means)
-        first = None if last is None else EPOCH + timedelta(weeks=last - TREND_WEEKS + 1)
+        first = None if last is None else bucket_start((last - TREND_WEEKS + 1) * 7)
         words = left_out([(len(ranked) - len(shown), FEWER), (self._untracked, UNTRACKED)])
         return ProjectTable(shown, first, low, high, words)
 

@@ -47,9 +47,19 @@ class Timeline:
         start = _utc_day(first) if first is not None else None
         return tuple(
             (start is not None and point.start < start)
-            or point.start + timedelta(days=self.days) > today
+            or (today - point.start).days < self.days  # no date past 9999-12-31 is formed
             for point in self.points
         )
+
+
+def bucket_start(days: int) -> date:
+    """The day `days` after EPOCH, within the calendar: a bucket that would begin before
+    0001-01-01 (a server's "zero" date among recent ones, folded into wide buckets) begins
+    on that day. (No bucket begins after a day it holds, so none passes 9999-12-31.)"""
+    try:
+        return EPOCH + timedelta(days=days)
+    except OverflowError:
+        return date.min
 
 
 def _utc_day(when: datetime) -> date:
@@ -119,7 +129,7 @@ class TimelineBuilder:
             count, total = sums.get(index, (0.0, 0.0))
             points.append(
                 TimePoint(
-                    start=EPOCH + timedelta(days=index * width),
+                    start=bucket_start(index * width),
                     count=int(count),
                     mean=total / count if count else None,
                 )

@@ -23,7 +23,7 @@ class SpaceSaving:
     `seen / capacity` times is guaranteed to be tracked.
     """
 
-    def __init__(self, capacity: int = 64) -> None:
+    def __init__(self, capacity: int) -> None:
         if capacity < 1:
             raise ValueError("capacity must be at least 1")
         self.capacity = capacity

@@ -24,7 +24,8 @@ from screen_analysis.tui.app_keys import APP_KEYS, help_sections, remappable_ids
 from screen_analysis.tui.commands import palette_commands
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.graphics import Graphics, replay_typeahead
-from screen_analysis.tui.keys import check_keymap
+from screen_analysis.tui.keys import check_keymap, key_help
+from screen_analysis.tui.own_commands import clashes
 from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.themes import (
     DEFAULT_THEME,
@@ -35,12 +36,17 @@ from screen_analysis.tui.themes import (
     user_theme_dir,
     variable_defaults,
 )
+from screen_analysis.tui.widgets.table import AnalysesTable
 
 if TYPE_CHECKING:
     # The help and theme screens are imported when first opened.
     from screen_analysis.cache import LocalCache
     from screen_analysis.images.disk import DiskCache
     from screen_analysis.tui.sign_in import SaveKey
+
+
+BUILT_IN = (AnalysesTable.BINDINGS, MainScreen.BINDINGS, APP_KEYS)
+"""The bindings a command's key could clash with where commands run (the main screen)."""
 
 
 class ScreenAnalysisApp(ConnectingApp):
@@ -100,7 +106,8 @@ class ScreenAnalysisApp(ConnectingApp):
             self._theme_note = f"The theme {wanted!r} is not available; using {DEFAULT_THEME}."
             wanted = DEFAULT_THEME
         self.theme = wanted
-        self.keymap, self._keymap_problems = check_keymap(settings.keymap, remappable_ids())
+        known = remappable_ids() | self.own.ids
+        self.keymap, self._keymap_problems = check_keymap(settings.keymap, known)
         self.set_keymap(self.keymap)
         self.palette_commands = palette_commands(self)
 
@@ -116,6 +123,9 @@ class ScreenAnalysisApp(ConnectingApp):
         self._report_theme_problems()
         replay_typeahead(self, self.previews.graphics.typeahead)
         self.report_state_problem(self.remembered.problem)
+        own = self.own.problems + clashes(self.own.bindings, BUILT_IN, self.keymap)
+        if own:
+            self.notify("\n".join(own), severity="warning", timeout=15, markup=False)
         if self._keymap_problems:
             lines = ["[keymap] in " + str(self.settings.config_path) + ": left out, defaults kept:"]
             lines += self._keymap_problems
@@ -177,7 +187,10 @@ class ScreenAnalysisApp(ConnectingApp):
         from screen_analysis.tui.screens.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(help_sections(self.keymap)))
+            sections = help_sections(self.keymap)
+            if self.own.bindings:
+                sections.append(("Your commands", key_help(self.own.bindings, self.keymap)))
+            self.push_screen(HelpScreen(sections))
 
     async def action_quit(self) -> None:
         """Quit with exit code 0."""

@@ -30,6 +30,7 @@ from screen_analysis.tui.compat.textual import CrashReportWithoutLocals
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.graphics import Graphics
 from screen_analysis.tui.keys import check_keymap
+from screen_analysis.tui.own_commands import OwnSettings, with_commands
 from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.widgets.screen_image import ImagePreviews
 
@@ -69,6 +70,8 @@ class ConnectingApp(CrashReportWithoutLocals[int]):
         """
         super().__init__()
         self.settings = settings
+        self.own = OwnSettings(settings.commands, settings.notify)  # read once, at start
+        self.main_screen = with_commands(MainScreen, self.own.bindings)
         self.connection = connection if isinstance(connection, Connection) else None
         self.not_connected = connection if isinstance(connection, NotConnected) else None
         self.remembered = remembered
@@ -163,7 +166,7 @@ class ConnectingApp(CrashReportWithoutLocals[int]):
         """Open a client for `connection` and show the main screen (replacing any other);
         with `settings`, those of the profile switched to. The old client is closed once
         the new one exists; nothing of the old server's view is kept."""
-        await self.current.swap(self.make_client(connection))
+        await self.current.open(lambda: self.make_client(connection), connection.base_url)
         if settings is not None:
             self._adopt(settings)
         self.connection = connection
@@ -178,7 +181,7 @@ class ConnectingApp(CrashReportWithoutLocals[int]):
             from screen_analysis.cache.keys import KeptKeys
 
             trust = KeptKeys(cache, lambda: self.connection.api_key if self.connection else None)
-        screen = MainScreen(
+        screen = self.main_screen(
             self.current,
             settings=self.settings,
             remembered=self.remembered,
@@ -187,6 +190,7 @@ class ConnectingApp(CrashReportWithoutLocals[int]):
             previews=self.previews,
             cache=cache,
             trust=trust,
+            own=self.own,
         )
         while len(self.screen_stack) > 1:
             await self.pop_screen()
@@ -197,7 +201,7 @@ class ConnectingApp(CrashReportWithoutLocals[int]):
         self.settings = settings
         if settings.theme and settings.theme in self.available_themes:
             self.theme = settings.theme
-        self.keymap, _problems = check_keymap(settings.keymap, remappable_ids())
+        self.keymap, _problems = check_keymap(settings.keymap, remappable_ids() | self.own.ids)
         self.set_keymap(self.keymap)
 
     @cached_property

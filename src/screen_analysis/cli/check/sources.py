@@ -8,7 +8,7 @@ from typing import Any
 
 from screen_analysis.config import ConfigError, check_tables
 from screen_analysis.gate import GateInputError, Source
-from screen_analysis.gate.scope import quoted
+from screen_analysis.validation import quoted
 
 FORMATS = ("table", "json", "junit", "github")
 FLAG_KEYS = {"mins": "min"}  # click's parameter name -> the gate's key

@@ -9,6 +9,10 @@
 - `terminal_input_events`: keys typed while the terminal was asked about graphics (before
   the app started) are raw terminal input; Textual's xterm parser is the only thing that
   turns escape sequences (arrows, Enter, Ctrl keys) into the events its driver would send.
+- `write_to_terminal`: a desktop notification is an escape sequence (OSC 777, 9 or 99) for
+  the terminal itself; Textual has no public way to send one, and writing past its driver
+  could land in the middle of a frame it is writing. Its driver's `write` queues it in
+  order with the frames.
 """
 
 from __future__ import annotations
@@ -40,3 +44,14 @@ def terminal_input_events(text: str) -> Iterable[Message]:
     from textual._xterm_parser import XTermParser
 
     return XTermParser().feed(text)
+
+
+def write_to_terminal(app: App[object], sequence: str) -> bool:
+    """Send `sequence` to the terminal through the app's driver, in order with its frames;
+    False when there is no driver (the app is not running) or it is headless."""
+    driver = getattr(app, "_driver", None)
+    if driver is None or app.is_headless:
+        return False
+    driver.write(sequence)
+    driver.flush()
+    return True

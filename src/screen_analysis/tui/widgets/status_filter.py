@@ -11,6 +11,7 @@ the key is refused.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import ClassVar, Protocol
@@ -168,15 +169,17 @@ class StatusFilter(Widget):
         source: TotalsSource | None = None,
         *,
         clock: Callable[[], datetime] = now_utc,
+        ticks: Callable[[], float] = time.monotonic,
         id: str | None = None,
     ) -> None:
         """Create the bar with nothing known; totals come from `source` (None: only those
-        the screen passes to `seen`); `clock` tells the age of the kept ones."""
+        the screen passes to `seen`); `clock` tells the age of the kept ones, `ticks` (in
+        seconds) when a total goes stale and falls due."""
         super().__init__(id=id)
         self._source = source
         self._clock = clock
         self._spans: list[tuple[int, int, AnalysisStatus | None]] = []
-        self._totals = CountCache()
+        self._totals = CountCache(clock=ticks)
         self._kept: set[ViewKey] = set()  # totals the local cache gave, not confirmed since
         self._project: str | None = None
 
@@ -189,13 +192,18 @@ class StatusFilter(Widget):
         self._project = view.project_id
         self._show()
 
-    def seen(self, view: ViewKey, total: int | None) -> None:
+    def seen(self, view: ViewKey, total: int | None, *, spare: int | None = None) -> None:
         """A page brought `view`'s total (None: no count, unknown): keep it, and ask for the
-        project's other totals that are missing."""
+        project's other totals that are missing. From an auto-refresh round (`spare`: the
+        requests its budget leaves), only those due, at most `spare` of them."""
         self._put(view, total)
         if view.project_id == self._project:
             self._show()
-            wanted = self._totals.missing([k for k in view.siblings() if k != view])
+            others = [k for k in view.siblings() if k != view]
+            if spare is None:
+                wanted = self._totals.missing(others)
+            else:
+                wanted = self._totals.due(others)[:spare]
             if wanted:
                 self._fetch(wanted)
 

@@ -3,7 +3,8 @@ image's address, open its image (in a browser, full screen), mark it and compare
 
 `AnalysisKeys` is the screen `MainScreen` builds on: it owns the parts that do these things
 (`on_analysis`, `insight`) and the screen's services, and reads the highlighted analysis
-from its table. The bindings themselves are the main screen's (`keys.MAIN_KEYS`).
+from its table. The bindings themselves are the main screen's (`keys.MAIN_KEYS`) and your
+own commands' (`own_commands`: `run_command(NAME)`); watching is `watch` and `watch_view`.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from textual.screen import Screen
 
 from screen_analysis.api.models import Analysis
 from screen_analysis.tui.one import One
+from screen_analysis.tui.own_commands import CommandDesk
 from screen_analysis.tui.screens.main.actions import AnalysisActions
 from screen_analysis.tui.screens.main.host import ScreenServices
 from screen_analysis.tui.screens.main.insight import InsightActions
+from screen_analysis.tui.watching import WatchDesk
 from screen_analysis.tui.widgets.screen_image import ImagePreviews
 from screen_analysis.tui.widgets.table import AnalysesTable
 
@@ -26,6 +29,8 @@ class AnalysisKeys(Screen[None]):
     """A screen whose keys act on the analysis its table highlights."""
 
     table = One(AnalysesTable)
+    watches: WatchDesk | None = None  # set by the screen that composes the table
+    commands: CommandDesk | None = None
 
     def __init__(
         self,
@@ -71,3 +76,27 @@ class AnalysisKeys(Screen[None]):
     def action_compare(self) -> None:
         """Compare the marked analysis with the highlighted one."""
         self._on_highlighted(self.insight.compare)
+
+    def action_watch(self) -> None:
+        """Watch the highlighted analysis until its scoring ends (again: stop)."""
+        if self.watches is not None:
+            self._on_highlighted(self._watch)
+
+    def _watch(self, item: Analysis) -> None:
+        assert self.watches is not None
+        self.services.say(self.watches.watch([item], self.spot))
+
+    def action_watch_view(self) -> None:
+        """Watch every pending or processing analysis loaded in the view."""
+        if self.watches is not None:
+            rows = [item for item in self.table.items if isinstance(item, Analysis)]
+            self.services.say(self.watches.watch(rows, self.spot))
+
+    def spot(self, analysis_id: str) -> str | None:
+        """Where an analysis can be found again: the first page (the watch moves down)."""
+        return None
+
+    def action_run_command(self, name: str) -> None:
+        """Run your command `name` on the highlighted analysis (or the view's rows)."""
+        if self.commands is not None:
+            self.commands.run(name, self.table.highlighted_item, list(self.table.items))

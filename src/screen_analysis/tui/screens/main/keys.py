@@ -99,6 +99,21 @@ MAIN_KEYS: list[BindingType] = [
         id="copy-url",
     ),
     Binding(
+        "w",
+        "watch",
+        "Watch",
+        tooltip="Watch the highlighted analysis: told when its scoring ends (again: unwatch)",
+        id="watch",
+    ),
+    Binding(
+        "W",
+        "watch_view",
+        "Watch view",
+        show=False,
+        tooltip="Watch every pending or processing analysis of the view",
+        id="watch-view",
+    ),
+    Binding(
         "e",
         "export",
         "Export",

@@ -29,11 +29,14 @@ from screen_analysis.cache import LocalCache
 from screen_analysis.cache.kept import KeyTrust
 from screen_analysis.config import Settings
 from screen_analysis.state import RememberedProjects
+from screen_analysis.state.watches import WatchedFile
 from screen_analysis.tui.formatting import now_utc
 from screen_analysis.tui.one import One
+from screen_analysis.tui.own_commands import CommandDesk, OwnSettings
 from screen_analysis.tui.screens.main.keys import MAIN_KEYS
 from screen_analysis.tui.screens.main.problems import ProblemDesk
 from screen_analysis.tui.screens.main.view_keys import ViewKeys
+from screen_analysis.tui.watching import ScreenTeller, WatchDesk
 from screen_analysis.tui.widgets.analysis_detail import AnalysisDetail
 from screen_analysis.tui.widgets.app_header import AppHeader
 from screen_analysis.tui.widgets.key_bar import KeyBar
@@ -43,7 +46,7 @@ from screen_analysis.tui.widgets.status_filter import StatusFilter
 from screen_analysis.tui.widgets.status_line import StatusLine
 from screen_analysis.tui.widgets.table import AnalysesPane, AnalysesTable
 from screen_analysis.tui.widgets.view_tabs import ViewTabs
-from screen_analysis.tui.workers import busy
+from screen_analysis.tui.workers import Workers, busy
 
 
 class MainScreen(ViewKeys):
@@ -80,12 +83,14 @@ class MainScreen(ViewKeys):
         schedule: RefreshSchedule | None = None,
         cache: LocalCache | None = None,
         trust: KeyTrust | None = None,
+        own: OwnSettings | None = None,
     ) -> None:
         """Browse with the client `current` holds; pinned projects from `settings`, others
         from `remembered`; auto-refresh every `refresh_interval` seconds (0: off) unless a
         `schedule` is given; images through `previews`; `clock` tells the ages; what was
         seen is kept in `cache`, shown from it at once when `trust` knows the key in use,
-        else once the server answered or cannot be reached (None: no local cache)."""
+        else once the server answered or cannot be reached (None: no local cache); `own`:
+        your commands and how a watched analysis's end is told."""
         sources = Sources(current, cache=cache, trust=trust)
         super().__init__(
             current,
@@ -98,6 +103,13 @@ class MainScreen(ViewKeys):
         self._clock = clock
         self._previews = previews
         self._schedule = schedule or RefreshSchedule(refresh_interval)
+        own = own or OwnSettings(None, None)
+        self.commands = CommandDesk(own.specs, self.services, web=lambda: self.app.is_web)
+        server = remembered.server
+        kept = WatchedFile(settings.state_path, server) if server else None
+        self.watches = self.watch_desk = WatchDesk(
+            current, self._schedule, ScreenTeller(self), Workers(self), kinds=own.notify, kept=kept
+        )
         self.problems = ProblemDesk(
             self.services,
             self._ask_for_key,
@@ -111,7 +123,13 @@ class MainScreen(ViewKeys):
         state_path = self.settings.state_path
         yield AppHeader()
         yield ViewTabs(self.saved.names, id="view-tabs")
-        yield StatusFilter(self.sources.totals, clock=self._clock, id="status-filter")
+        schedule = self._schedule
+        yield StatusFilter(
+            self.sources.totals,
+            clock=self._clock,
+            ticks=lambda: schedule.clock(),  # idle time: the one clock of the rounds
+            id="status-filter",
+        )
         with Horizontal(id="body"):
             sidebar = ProjectSidebar(self.sources.projects, id="sidebar", state_path=state_path)
             sidebar.border_title = "Projects"
@@ -128,6 +146,12 @@ class MainScreen(ViewKeys):
         self.sidebar.mark_current(view.project_id)
         self.saved.say_problems()
         self.show_view(view, pick=pick, saved=saved)
+        self.set_interval(1.0, self.watch_desk.tick)  # a round when the refresh interval is due
+
+    def spot(self, analysis_id: str) -> str | None:
+        """Where the watch finds an analysis again: its page's cursor when the view is every
+        project's, every status (the watch's own listing); else the first page."""
+        return self.pager.cursor_of(analysis_id) if self.view == ViewKey() else None
 
     def on_unmount(self) -> None:
         """Keep the place for the next start."""
@@ -183,7 +207,7 @@ class MainScreen(ViewKeys):
 
     @on(AnalysesPane.TotalSeen)
     def _total_seen(self, event: AnalysesPane.TotalSeen) -> None:
-        self.status_filter.seen(event.view, event.total)
+        self.status_filter.seen(event.view, event.total, spare=event.spare)
 
     @on(AnalysesPane.OfflineChanged)
     def _offline_changed(self, event: AnalysesPane.OfflineChanged) -> None:

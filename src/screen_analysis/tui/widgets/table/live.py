@@ -128,5 +128,5 @@ def apply_round(table: AnalysesTable, refreshed: Refreshed) -> list[Message]:
         ids = {i.project_id for i in moved if isinstance(i, Analysis) and i.project_id}
         told.append(Moved(key, frozenset(ids)))
     if total is not None or refreshed.odd_total is not None:
-        told.append(TotalSeen(key, total))
+        told.append(TotalSeen(key, total, refreshed.spare))
     return told

@@ -93,12 +93,14 @@ class Moved(Message):
 
 class TotalSeen(Message):
     """The server said how many analyses a view holds (with a page of it); None: its total
-    was no count (shown as unknown)."""
+    was no count (shown as unknown). `spare`: from an auto-refresh round, the requests its
+    budget leaves for other totals that are due; None: from a page the user asked for."""
 
-    def __init__(self, view: ViewKey, total: int | None) -> None:
+    def __init__(self, view: ViewKey, total: int | None, spare: int | None = None) -> None:
         super().__init__()
         self.view = view
         self.total = total
+        self.spare = spare
 
 
 class OfflineChanged(Message):

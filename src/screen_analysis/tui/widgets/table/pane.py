@@ -12,6 +12,7 @@ one problem line).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TypeAlias
@@ -227,6 +228,7 @@ class AnalysesPane(Vertical):
         replace them as a whole."""
         if cached and (shown := await self._kept.paint_first()):
             self._source.widen(shown)
+            await self._painted()  # the kept rows reach the screen before the client is built
         self.call_next(self.update_status)  # "loading…" once the request below is sent
         try:
             page = await self._source.next_page()
@@ -236,6 +238,17 @@ class AnalysesPane(Vertical):
         if page is not None:
             self.draw(page)
             self._load_wanted()
+
+    async def _painted(self) -> None:
+        """Wait until the next frame has been drawn."""
+        drawn = asyncio.get_running_loop().create_future()
+
+        def done() -> None:
+            if not drawn.done():
+                drawn.set_result(None)
+
+        self.call_after_refresh(done)
+        await drawn
 
     def draw(self, page: Page) -> None:
         """A page the pager yielded: its rows in the table (in place of those shown, or

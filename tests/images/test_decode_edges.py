@@ -1,0 +1,94 @@
+"""Decoding at its edges: the room to show an image, the reasons in words, only the formats
+the app shows, one-pixel images, the pixel limit met exactly, long thin images reduced as
+Pillow's own resize reduces them, a JPEG drafted at the box's scale, and rows too wide."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+
+import pytest
+from PIL import Image, ImageChops
+from tests.api.image_servers import png_bytes
+
+from screen_analysis.images.decode import ImageDecodeError, fit, prepare
+
+
+def _reason(data: bytes, box: tuple[int, int], **options: int) -> str:
+    with pytest.raises(ImageDecodeError) as refused:
+        prepare(data, box, **options)
+    assert str(refused.value) == refused.value.reason
+    return refused.value.reason
+
+
+def _encoded(image: Image.Image, kind: str, **options: object) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, kind, **options)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("box", [(0, 10), (10, 0), (-1, -1)])
+def test_no_room_is_said_before_anything_is_read(box: tuple[int, int]) -> None:
+    assert _reason(b"not even an image", box) == "no room to show it"
+
+
+def test_each_refusal_has_its_reason() -> None:
+    from screen_analysis.demo.images import huge_png
+
+    assert _reason(b"<html></html>", (10, 10)) == "not an image"
+    assert _reason(png_bytes()[:60], (10, 10)) == "damaged image"
+    assert _reason(_encoded(Image.new("RGB", (4, 4)), "BMP"), (10, 10)) == "not an image"
+    assert _reason(huge_png(20_000, 20_000), (10, 10)) == "too large (decompression bomb)"
+    assert _reason(huge_png(7_000, 7_000), (10, 10)) == "too large (7000×7000 pixels)"
+
+
+def test_the_pixel_limit_met_exactly_is_decoded() -> None:
+    data = png_bytes((100, 100))
+    assert prepare(data, (10, 10), max_pixels=10_000).size == (10, 10)
+    assert _reason(data, (10, 10), max_pixels=9_999) == "too large (100×100 pixels)"
+
+
+@pytest.mark.parametrize("size", [(1, 1), (1, 50), (50, 1)])
+def test_an_image_one_pixel_wide_or_high_is_shown(size: tuple[int, int]) -> None:
+    assert prepare(png_bytes(size), (1, 1)).size == (1, 1)
+    assert prepare(png_bytes(size), (20, 20)).size == fit(size, (20, 20))
+
+
+@pytest.mark.parametrize("size", [(3000, 200), (200, 3000)])
+@pytest.mark.parametrize("box", [(100, 100), (300, 90)])
+def test_long_thin_images_come_out_as_pillows_own_resize_makes_them(
+    size: tuple[int, int], box: tuple[int, int]
+) -> None:
+    noise = Image.effect_noise(size, 64).convert("RGB")
+    ours = prepare(_encoded(noise, "PNG"), box)
+    theirs = noise.resize(fit(size, box), Image.Resampling.LANCZOS, reducing_gap=3.0)
+    assert ImageChops.difference(ours, theirs).getbbox() is None
+
+
+def test_a_jpeg_is_drafted_at_the_scale_of_its_box() -> None:
+    data = _encoded(Image.effect_noise((1600, 1200), 64).convert("RGB"), "JPEG", quality=90)
+    box = (100, 100)
+    reference = Image.open(io.BytesIO(data))
+    target = fit(reference.size, box)
+    reference.draft("RGB", target)
+    theirs = reference.convert("RGB").resize(target, Image.Resampling.LANCZOS, reducing_gap=3.0)
+    ours = prepare(data, box)
+    assert ours.size == target and ImageChops.difference(ours, theirs).getbbox() is None
+
+
+def _png_header_only(width: int, height: int) -> bytes:
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        crc = zlib.crc32(kind + body)
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)  # 8-bit grey
+    rows = zlib.compress(b"\x00" * 1024)
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", rows) + chunk(b"IEND", b"")
+    )
+
+
+def test_rows_too_wide_to_read_a_band_of_are_refused_before_any_pixel() -> None:
+    width = 64 * 1024 * 1024 // 4 + 1  # one band row would take more than 64 MiB
+    assert _reason(_png_header_only(width, 1), (100, 100)) == f"too large (rows of {width} pixels)"
