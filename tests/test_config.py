@@ -15,7 +15,6 @@ from screen_analysis.config import (
     Connection,
     Settings,
     UnknownProfileError,
-    base_url_saved,
     check_tables,
     choose_profile,
     config_dir,
@@ -25,10 +24,13 @@ from screen_analysis.config import (
     profiles_in,
     read_config_file,
     refresh_interval,
+    settings_for_profile,
+)
+from screen_analysis.config_saves import (
+    base_url_saved,
     save_base_url,
     save_config_values,
     save_profile_values,
-    settings_for_profile,
 )
 from screen_analysis.secret import SecretStr
 

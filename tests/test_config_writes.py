@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from screen_analysis.config import ConfigError, load_settings, save_config_values
+from screen_analysis.config import ConfigError, load_settings
+from screen_analysis.config_saves import save_config_values
 
 USER_FILE = """\
 # My screen-analysis settings

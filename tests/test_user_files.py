@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from tests.support.hostile_files import full_disk, read_only_folder
 
-from screen_analysis.config import load_settings, save_config_values
+from screen_analysis.config import load_settings
+from screen_analysis.config_saves import save_config_values
 from screen_analysis.user_files import (
     UserFileError,
     check_writable,

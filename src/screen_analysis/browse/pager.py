@@ -18,7 +18,6 @@ import contextlib
 from collections.abc import AsyncIterator, Sequence
 
 from screen_analysis.api.current import CurrentClient
-from screen_analysis.api.describe import describe_error, retry_can_help
 from screen_analysis.api.errors import BadRequestError, EmptyPagesError
 from screen_analysis.api.models import AnalysisItem, AnalysisPage
 from screen_analysis.api.oddities import ListingNotes
@@ -29,6 +28,7 @@ from screen_analysis.browse.paging import (
     PageLoad,
     Paging,
     Refreshed,
+    failed_paging,
     fetch_rows,
 )
 from screen_analysis.browse.refresh import RefreshJob, newer_than, page_to_ask_again
@@ -36,7 +36,6 @@ from screen_analysis.browse.scope import Filter
 from screen_analysis.browse.views import PAGE_SIZE, ViewKey
 from screen_analysis.cache import CachedView, LocalCache
 from screen_analysis.cache.kept import KeptCache
-from screen_analysis.words import capitalised
 
 RELOAD_MAX_ROWS = 2000  # a reload brings back at most this many rows; paging goes on from there
 SCAN_BUDGET = 2000  # rows a filtered view reads by need before it waits for `scan_all` (L)
@@ -301,19 +300,8 @@ class Pager:
             return Paging("loading" if self.loading else "end" if self.done else "idle")
         if self.loading:
             return Paging("loading")  # `r` was pressed: what failed is being asked again
-        words = describe_error(error)
-        if isinstance(error, EmptyPagesError):
-            return Paging("stopped", capitalised(words), "read on")
-        if self._failed is None:  # the server repeated a cursor, or sent one that cannot be read
-            return Paging(
-                "error", describe_error(error, prefix="Paging stopped"), "reload from the top"
-            )
-        if self.cursor_refused:
-            restart = "restart the listing from the top"
-            return Paging("error", describe_error(error, prefix="Page cursor refused"), restart)
-        prefix = "Couldn't load" if self._failed.replace else "Couldn't load more"
-        again = "retry" if retry_can_help(error) else "ask again"
-        return Paging("error", describe_error(error, prefix=prefix), again)
+        first = None if self._failed is None else self._failed.replace
+        return failed_paging(error, first=first, cursor_refused=self.cursor_refused)
 
     # The view as the local cache kept it
 

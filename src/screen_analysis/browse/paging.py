@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from screen_analysis.api.describe import describe_error, retry_can_help
 from screen_analysis.api.errors import EmptyPagesError, InvalidResponseError
 from screen_analysis.api.models import AnalysisItem, AnalysisPage
 from screen_analysis.api.pagination import Walk
 from screen_analysis.browse.scope import Filter
 from screen_analysis.browse.views import ViewKey
+from screen_analysis.words import capitalised
 
 
 class Generation:
@@ -143,3 +145,22 @@ async def fetch_rows(
         if budget is not None and scanned >= budget:
             break
     return items, read, page
+
+
+def failed_paging(error: BaseException, *, first: bool | None, cursor_refused: bool) -> Paging:
+    """What the status line says of a failure: the error's words ("Couldn't load more: HTTP
+    503: …") and what `r` does then. `first`: whether the load that failed was a view's
+    first (None: no load failed, the server repeated a cursor or sent one that cannot be
+    read); `cursor_refused`: the server refused its own cursor."""
+    if isinstance(error, EmptyPagesError):
+        return Paging("stopped", capitalised(describe_error(error)), "read on")
+    if first is None:
+        return Paging(
+            "error", describe_error(error, prefix="Paging stopped"), "reload from the top"
+        )
+    if cursor_refused:
+        restart = "restart the listing from the top"
+        return Paging("error", describe_error(error, prefix="Page cursor refused"), restart)
+    prefix = "Couldn't load" if first else "Couldn't load more"
+    again = "retry" if retry_can_help(error) else "ask again"
+    return Paging("error", describe_error(error, prefix=prefix), again)

@@ -45,11 +45,10 @@ from screen_analysis.config import (
     ConfigError,
     Connection,
     Settings,
-    base_url_saved,
     load_settings,
-    save_base_url,
     settings_for_profile,
 )
+from screen_analysis.config_saves import base_url_saved, save_base_url
 from screen_analysis.secret import SecretStr
 from screen_analysis.user_files import check_writable
 

@@ -16,7 +16,8 @@ from textual.command import CommandPalette
 
 from screen_analysis.auth.connection import NotConnected
 from screen_analysis.auth.key_check import ClientFactory
-from screen_analysis.config import ConfigError, Connection, Settings, save_config_values
+from screen_analysis.config import ConfigError, Connection, Settings
+from screen_analysis.config_saves import save_config_values
 from screen_analysis.safe_text import clean
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app_connect import ConnectingApp

@@ -14,7 +14,8 @@ from pathlib import Path
 from screen_analysis.auth.connection import with_network
 from screen_analysis.auth.errors import KeyringUnavailableError
 from screen_analysis.auth.key_check import ClientFactory, KeyCheckError, check_key
-from screen_analysis.config import ConfigError, Connection, Settings, save_base_url
+from screen_analysis.config import ConfigError, Connection, Settings
+from screen_analysis.config_saves import save_base_url
 from screen_analysis.problems import explain
 from screen_analysis.safe_text import clean
 from screen_analysis.secret import SecretStr, redact

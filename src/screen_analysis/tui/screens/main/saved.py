@@ -1,6 +1,6 @@
 """The saved views of the main screen (`[views.NAME]`): which one is shown, going to the
 next, choosing columns, and saving what is shown as a view — written with the one config
-writer (`config.save_view_table`: comments kept), off the event loop.
+writer (`config_saves.save_view_table`: comments kept), off the event loop.
 
 A part the screen composes (`ViewKeys.saved`): it decides what to show and writes the
 config; the screen shows it (`show_view`). A view the config cannot give is said once at
@@ -18,7 +18,8 @@ from screen_analysis.browse.order import SortOrder
 from screen_analysis.browse.saved_views import SavedView, read_view, read_views
 from screen_analysis.browse.views import ViewKey
 from screen_analysis.browse.when import ScopeError
-from screen_analysis.config import ConfigError, Settings, save_view_table
+from screen_analysis.config import ConfigError, Settings
+from screen_analysis.config_saves import save_view_table
 from screen_analysis.tui.dialogs.prompt import Prompt
 from screen_analysis.tui.screens.main.host import ScreenServices
 
