@@ -69,7 +69,9 @@ def test_one_bad_entry_is_named_and_the_rest_kept() -> None:
     )
     state, problems = parse_state(text)
     assert state.servers == {"a": ["p1", "p2"]}  # each id once
-    assert state.places == {"a": {"": {"project": "p1", "status": None, "analysis": None}}}
+    assert state.places == {
+        "a": {"": {"project": "p1", "status": None, "analysis": None, "view": None}}
+    }
     assert problems == [
         "the entry for 'b' is a string where a list was expected",
         "the list for 'c' holds something other than project ids",
