@@ -221,3 +221,15 @@ def nice_step(span: float, most: int, *, whole: bool = False) -> float:
         if step >= raw - 1e-9 and (not whole or float(step).is_integer()):
             return step
     return 10 * magnitude
+
+
+def finite(value: object) -> float | None:
+    """`value` as a finite number to compare or sort by, or None (a boolean, NaN, or an
+    integer too large for a float)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None

@@ -7,11 +7,11 @@ export writes them, and the sort orders rows by `sort_value`.
 
 from __future__ import annotations
 
-import math
 from datetime import datetime
 from typing import Any
 
 from screen_analysis.api.models import CRITERIA, Analysis, AnalysisItem
+from screen_analysis.numbers import finite
 
 CRITERION_COLUMNS = tuple(criterion.value for criterion in CRITERIA)
 PLAIN_COLUMNS = ("status", "score", "label", "age", "created", "completed", "project", "id")
@@ -42,17 +42,6 @@ def check_sort(text: object) -> str:
     return text
 
 
-def _number(value: object) -> float | None:
-    """A finite number, or None (a boolean, NaN, or an integer too large for a float)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    try:
-        number = float(value)
-    except OverflowError:
-        return None
-    return number if math.isfinite(number) else None
-
-
 def _time(value: datetime | None) -> float | None:
     return None if value is None else value.timestamp()
 
@@ -62,9 +51,9 @@ def cell_value(item: AnalysisItem, column: str) -> Any:
     if not isinstance(item, Analysis):
         return item.id if column == "id" else None
     if column in CRITERION_COLUMNS:
-        return _number((item.breakdown or {}).get(column))
+        return finite((item.breakdown or {}).get(column))
     if column == "score":
-        return _number(item.score)
+        return finite(item.score)
     if column in ("age", "created"):
         return _time(item.created_at)
     if column == "completed":

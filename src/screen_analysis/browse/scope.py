@@ -26,7 +26,7 @@ from screen_analysis.api.models import CRITERIA, Analysis, AnalysisItem, Analysi
 from screen_analysis.api.parsing import describe_errors
 from screen_analysis.browse.views import ViewKey
 from screen_analysis.browse.when import ScopeError, When, Window, created_of, read_when
-from screen_analysis.numbers import format_count, format_number
+from screen_analysis.numbers import finite, format_count, format_number
 from screen_analysis.validation import quoted
 from screen_analysis.words import utc_time
 
@@ -275,17 +275,6 @@ def _ago(when: When) -> str:
     return f"{seconds}s"
 
 
-def _finite(value: object) -> float | None:
-    """A finite number, or None (a boolean, NaN, or an integer too large for a float)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    try:
-        number = float(value)
-    except OverflowError:
-        return None
-    return number if math.isfinite(number) else None
-
-
 @dataclass(frozen=True)
 class Filter:
     """A scope applied at a time: the server's filters (`server_key`) and the rest, applied
@@ -334,7 +323,7 @@ class Filter:
         if not self.matches_label(item):
             return False
         if self.min_score is not None or self.max_score is not None:
-            score = _finite(item.score)
+            score = finite(item.score)
             if score is None:
                 return False
             if self.min_score is not None and score < self.min_score:
@@ -342,7 +331,7 @@ class Filter:
             if self.max_score is not None and score > self.max_score:
                 return False
         for condition in self.criteria:
-            value = _finite((item.breakdown or {}).get(condition.criterion.value))
+            value = finite((item.breakdown or {}).get(condition.criterion.value))
             if value is None or not condition.holds(value):
                 return False
         return True
