@@ -6,12 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from screen_analysis.config import (
-    UnknownProfileError,
-    load_settings,
-    save_profile_values,
-    settings_for_profile,
-)
+from screen_analysis.config import UnknownProfileError, load_settings, settings_for_profile
+from screen_analysis.config_saves import save_profile_values
 
 CONFIG = """\
 # top
