@@ -41,6 +41,7 @@ from tests.support.pilot import wait_until  # noqa: E402
 from textual.pilot import Pilot  # noqa: E402
 from textual.screen import ModalScreen  # noqa: E402
 
+from screen_analysis.browse.columns import CRITERION_COLUMNS  # noqa: E402
 from screen_analysis.demo.config import DemoConfig  # noqa: E402
 from screen_analysis.demo.runner import DemoServer  # noqa: E402
 from screen_analysis.tui.app import ScreenAnalysisApp  # noqa: E402
@@ -81,16 +82,7 @@ class Shot:
 
 
 ACME = "Acme Checkout"
-CRITERIA_COLUMNS = [
-    "status",
-    "score",
-    "label",
-    "visual_clarity",
-    "visual_hierarchy",
-    "color_contrast",
-    "cta_effectiveness",
-    "brand_consistency",
-]
+CRITERIA_COLUMNS = ["status", "score", "label", *CRITERION_COLUMNS]
 VIEWS = {
     "checkout": {"label": "Checkout*", "status": "completed", "max_score": 60},
     "weak-contrast": {

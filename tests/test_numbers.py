@@ -206,3 +206,29 @@ def test_a_value_judged_at_one_decimal(value: str, text: str) -> None:
     from screen_analysis.numbers import format_tenths
 
     assert format_tenths(Decimal(value)) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "read"),
+    [
+        (70, 70.0),
+        (-3, -3.0),
+        (0.5, 0.5),
+        (0, 0.0),
+        (True, None),
+        (False, None),
+        ("70", None),
+        (None, None),
+        ([70], None),
+        (float("nan"), None),
+        (float("inf"), None),
+        (-float("inf"), None),
+        (10**400, None),
+    ],
+)
+def test_finite_reads_numbers_to_compare_and_nothing_else(
+    value: object, read: float | None
+) -> None:
+    got = numbers.finite(value)
+    assert got == read
+    assert got is None or type(got) is float

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from screen_analysis.browse.columns import CRITERION_COLUMNS
 from screen_analysis.demo.runner import DemoServer
 
 from .conftest import connection_to, make_app, settled
@@ -23,16 +24,7 @@ VIEWS = {
     "all": {},
     "weak-contrast": {
         "criteria": ["color_contrast < 60"],
-        "columns": [
-            "status",
-            "score",
-            "label",
-            "visual_clarity",
-            "visual_hierarchy",
-            "color_contrast",
-            "cta_effectiveness",
-            "brand_consistency",
-        ],
+        "columns": ["status", "score", "label", *CRITERION_COLUMNS],
         "sort": "color_contrast",
     },
     "failures": {"status": "failed"},

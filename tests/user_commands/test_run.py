@@ -9,6 +9,7 @@ import asyncio
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -76,7 +77,10 @@ async def test_a_cancelled_run_stops_the_command(tmp_path: Path) -> None:
         f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(600)"
     )
     task = asyncio.ensure_future(run_command([sys.executable, "-c", script], timeout=600))
+    deadline = time.monotonic() + 30  # the child writes its pid as it starts
     while not pid_file.exists() or not pid_file.read_text():
+        assert time.monotonic() < deadline, "the command never started"
+        assert not task.done(), "the run ended before the command started"
         await asyncio.sleep(0.01)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):

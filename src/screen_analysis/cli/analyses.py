@@ -16,12 +16,17 @@ from screen_analysis.api.errors import BadRequestError, EmptyPagesError
 from screen_analysis.api.models import STATUSES, AnalysisItem, AnalysisPage, RawPage
 from screen_analysis.api.oddities import UNKNOWN_TOTAL, ListingNotes
 from screen_analysis.api.pagination import Walk
-from screen_analysis.api.writers import raw_of
 from screen_analysis.browse.order import SortOrder, sort_rows
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.failures import warn
 from screen_analysis.cli.listing_scope import list_in_scope
-from screen_analysis.cli.output import FORMATS, TableWriter, make_raw_writer, shell_word
+from screen_analysis.cli.output import (
+    FORMATS,
+    TableWriter,
+    make_raw_writer,
+    shell_word,
+    write_rows,
+)
 from screen_analysis.cli.param_types import PROJECT_ID
 from screen_analysis.cli.root import CliContext
 from screen_analysis.cli.scope_options import chosen_scope, scope_at, scope_options
@@ -283,9 +288,4 @@ def _list_offline(
         f"{age_words(view.fetched_at)}.",
         err=True,
     )
-    if fmt == "table":
-        TableWriter(sys.stdout).write(items)
-        return
-    writer = make_raw_writer(fmt, sys.stdout)
-    writer.write(raw_of(items))
-    writer.close()
+    write_rows(items, fmt, sys.stdout)

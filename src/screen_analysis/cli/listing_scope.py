@@ -12,11 +12,10 @@ from dataclasses import dataclass
 
 from screen_analysis.api.errors import EmptyPagesError
 from screen_analysis.api.models import AnalysisItem
-from screen_analysis.api.writers import raw_of
 from screen_analysis.browse.order import SortOrder, sort_rows
 from screen_analysis.browse.scope import Filter
 from screen_analysis.cli.failures import warn
-from screen_analysis.cli.output import TableWriter, make_raw_writer
+from screen_analysis.cli.output import write_rows
 from screen_analysis.cli.root import CliContext
 from screen_analysis.numbers import format_count
 
@@ -79,14 +78,5 @@ async def list_in_scope(
             scanned.more = walk.has_more and scanned.stopped is None
     rows = sort_rows(found, order)
     scanned.matched = len(rows)
-    await asyncio.to_thread(_write, rows, fmt)
+    await asyncio.to_thread(write_rows, rows, fmt, sys.stdout)
     return scanned
-
-
-def _write(rows: list[AnalysisItem], fmt: str) -> None:
-    if fmt == "table":
-        TableWriter(sys.stdout).write(rows)
-        return
-    writer = make_raw_writer(fmt, sys.stdout)
-    writer.write(raw_of(rows))
-    writer.close()

@@ -23,6 +23,7 @@ from screen_analysis.api.writers import (
     dumps_items,
     dumps_json,
     make_raw_writer,
+    raw_of,
 )
 from screen_analysis.numbers import format_score
 from screen_analysis.safe_text import clean
@@ -102,3 +103,14 @@ def shell_word(text: str) -> str:
 def _escape_code(match: re.Match[str]) -> str:
     code = ord(match.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def write_rows(rows: Sequence[AnalysisItem], fmt: str, out: TextIO) -> None:
+    """Rows already read, as a whole, in `fmt`: the table, or JSON, JSON Lines or CSV as the
+    API sent them."""
+    if fmt == "table":
+        TableWriter(out).write(rows)
+        return
+    writer = make_raw_writer(fmt, out)
+    writer.write(raw_of(rows))
+    writer.close()
