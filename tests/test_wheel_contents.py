@@ -91,3 +91,34 @@ def test_the_source_archive_holds_what_the_wheel_is_built_from(built: tuple[Path
             source = "src/" + data
         assert source in names, source
     assert {"pyproject.toml", "README.md", "CHANGELOG.md"} <= names
+
+
+def test_a_link_to_the_sources_in_an_ignored_directory_leaves_the_build_whole(
+    tmp_path: Path,
+) -> None:
+    """The mutation tier's workspaces (.mutation/MODULE/, ignored by git) link to src/; the
+    build follows links and reads each directory once, so it must not enter ignored ones, or
+    src/ is read through the link, dropped as ignored, and then skipped as already read."""
+    project = tmp_path / "project"
+    project.mkdir()
+    for name in ("pyproject.toml", "README.md", ".gitignore"):
+        shutil.copy2(ROOT / name, project / name)
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(ROOT / "src", project / "src", ignore=skip)
+    shutil.copytree(ROOT / "themes", project / "themes", ignore=skip)
+    workspace = project / ".mutation" / "numbers"
+    workspace.mkdir(parents=True)
+    (workspace / "src").symlink_to(project / "src")
+    out = tmp_path / "dist"
+    subprocess.run(
+        ["uv", "build", "--quiet", "--out-dir", str(out)],
+        cwd=project,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    (wheel,) = out.glob("*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    wanted = package_files()
+    assert not (wanted["modules"] | wanted["data"]) - names
+    assert not any(name.startswith(".mutation") for name in names)
