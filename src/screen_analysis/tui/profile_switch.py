@@ -9,7 +9,8 @@ A part the app composes (`ScreenAnalysisApp.profile_switch`); the palette lists 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
+from functools import partial
 from typing import Any, Protocol
 
 from screen_analysis.api.describe import describe_error
@@ -47,13 +48,13 @@ class SwitchHost(Protocol):
 
     def run_worker(
         self,
-        work: Coroutine[Any, Any, Any],
+        work: Callable[[], Coroutine[Any, Any, Any]],
         *,
         group: str = ...,
         exclusive: bool = ...,
         exit_on_error: bool = ...,
     ) -> Any:
-        """Run `work` in a named worker."""
+        """Run `work` (an async function) in a named worker."""
 
 
 class ProfileSwitcher:
@@ -76,7 +77,10 @@ class ProfileSwitcher:
     def switch(self, name: str) -> None:
         """Resolve, check and open profile `name` (the current view stays until it works)."""
         self._app.run_worker(
-            self._switch(name), group="switch-profile", exclusive=True, exit_on_error=False
+            partial(self._switch, name),
+            group="switch-profile",
+            exclusive=True,
+            exit_on_error=False,
         )
 
     def _say(self, text: str, severity: str = "error") -> None:

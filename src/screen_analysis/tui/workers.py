@@ -4,10 +4,10 @@ group, not asking about one; this is the one place that asks."""
 
 from __future__ import annotations
 
-from collections.abc import Coroutine
-from typing import Any
+from collections.abc import Callable, Coroutine
 
 from textual.dom import DOMNode
+from textual.worker import Worker
 
 
 def busy(node: DOMNode, *groups: str) -> bool:
@@ -26,10 +26,14 @@ class Workers:
         """Run and ask about `node`'s workers."""
         self._node = node
 
-    def run(self, work: Coroutine[Any, Any, None], group: str, *, exclusive: bool = True) -> None:
-        """Run `work` in `group` (`exclusive`: in place of one under way); its failure is
-        the work's own to handle, never the app's."""
-        self._node.run_worker(work, group=group, exclusive=exclusive, exit_on_error=False)
+    def run(
+        self, work: Callable[[], Coroutine[None, None, None]], group: str, *, exclusive: bool = True
+    ) -> Worker[None]:
+        """Run `work` (an async function, called when the worker starts) in `group`
+        (`exclusive`: in place of one under way); its failure is the work's own to handle,
+        never the app's. A function, not a coroutine: a worker replaced before it started
+        then leaves no coroutine behind that was never awaited. The worker."""
+        return self._node.run_worker(work, group=group, exclusive=exclusive, exit_on_error=False)
 
     def busy(self, *groups: str) -> bool:
         """Whether a worker of these groups (of any, when none is named) is under way."""

@@ -80,7 +80,7 @@ class WatchDesk:
         if self._clock() - self._last < self._schedule.interval_s:
             return
         self._last = self._clock()
-        self._workers.run(self._round(), GROUP)
+        self._workers.run(self._round, GROUP)
 
     async def _round(self) -> None:
         await self.round()

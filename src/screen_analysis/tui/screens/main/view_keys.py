@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 
 from textual.content import Content
 
@@ -41,6 +42,7 @@ from screen_analysis.tui.widgets.screen_image import ImagePreviews
 from screen_analysis.tui.widgets.status_filter import CHOICES, StatusFilter
 from screen_analysis.tui.widgets.table import AnalysesPane
 from screen_analysis.tui.widgets.view_tabs import ViewTabs
+from screen_analysis.tui.workers import Workers
 
 
 class ViewKeys(AnalysisKeys):
@@ -249,9 +251,4 @@ class ViewKeys(AnalysisKeys):
             self.current,
             pager.where,
         )
-        self.run_worker(
-            export_view(self.services, request),
-            group="export",
-            exclusive=True,
-            exit_on_error=False,
-        )
+        Workers(self).run(partial(export_view, self.services, request), "export")

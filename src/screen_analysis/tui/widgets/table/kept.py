@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any, Protocol
 
 from textual.notifications import SeverityLevel
@@ -143,7 +144,7 @@ class KeptRows:
         self._watch.showing_cached_none()
         if not self._watch.offline:
             return False
-        self._workers.run(self._paint_offline(key), self.GROUP)
+        self._workers.run(partial(self._paint_offline, key), self.GROUP)
         return True
 
     async def paint_first(self) -> int:
@@ -208,7 +209,7 @@ class KeptRows:
             self.went_offline()
         else:
             key = self._source.view
-            self._workers.run(self._paint_offline(key, error), self.GROUP)
+            self._workers.run(partial(self._paint_offline, key, error), self.GROUP)
         return True
 
     def forget(self, error: Exception) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from functools import partial
 from typing import TypeAlias
 
 from textual import on
@@ -215,12 +216,12 @@ class AnalysesPane(Vertical):
         if wanted <= len(table.items):
             return
         if self._source.can_page and not self.loading_all:
-            self._workers.run(self._next_page(), PAGE, exclusive=False)
+            self._workers.run(self._next_page, PAGE, exclusive=False)
 
     def _load(self, *, cached: bool = False) -> None:
         """Ask for the view's first page (or what `retry` and `reload` asked for) in place
         of any page under way; with `cached`, the rows the cache kept are painted first."""
-        self._workers.run(self._next_page(cached=cached), PAGE)
+        self._workers.run(partial(self._next_page, cached=cached), PAGE)
 
     async def _next_page(self, *, cached: bool = False) -> None:
         """The next page the pager yields, drawn. With `cached` (a view just opened), the

@@ -64,10 +64,10 @@ class RestLoader:
             say("A page is loading; try again in a moment.")
         elif source.filtering:
             source.scan_all()
-            self._workers.run(self._run(), GROUP)
+            self._workers.run(self._run, GROUP)
             say("Scanning the rest of the view… Esc stops.")
         else:
-            self._workers.run(self._run(), GROUP)
+            self._workers.run(self._run, GROUP)
             say("Loading the rest of the view… Esc stops.")
 
     def stop(self, *, quiet: bool = False) -> bool:

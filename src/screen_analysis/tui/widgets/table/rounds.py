@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from functools import partial
 from typing import Protocol
 
 from screen_analysis.api.models import AnalysisItem
@@ -64,7 +65,7 @@ class RefreshRounds:
         if source.loading or not source.started:
             return False  # the view itself is loading: its answer is fresh
         job = source.plan_refresh(self._hooks.visible_rows())
-        self._workers.run(self._round(job), GROUP)
+        self._workers.run(partial(self._round, job), GROUP)
         return True
 
     async def _round(self, job: RefreshJob) -> None:
