@@ -276,3 +276,39 @@ async def test_export_of_every_page_writes_the_views_rows(
         json.loads(line) for line in listed.stdout.splitlines()
     ]
     assert all(checkout_match(Analysis.model_validate(json.loads(line))) for line in written)
+
+
+async def test_a_csv_export_has_the_views_columns_as_the_command_lines(
+    tmp_path: Path, fresh_demo_server: DemoServer, invoke: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from screen_analysis.tui.dialogs.choice import ChoiceDialog
+    from screen_analysis.tui.dialogs.prompt import PromptDialog
+
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    app = app_with_views(tmp_path, fresh_demo_server, view="contrast")
+    notes = notes_of(app, monkeypatch)
+    async with app.run_test(size=(120, 40)) as pilot:  # type: ignore[attr-defined]
+        await settled(pilot)
+        await pilot.press("e")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, PromptDialog))
+        pilot.app.screen.query_one("#export-path").value = "contrast.csv"
+        await pilot.press("enter")
+        await wait_until(
+            pilot, lambda: isinstance(pilot.app.screen, ChoiceDialog) or notes.any("Wrote")
+        )
+        if isinstance(pilot.app.screen, ChoiceDialog):
+            await pilot.press("a")
+        await wait_until(pilot, lambda: notes.any("Wrote"))
+    written = (work / "contrast.csv").read_text(encoding="utf-8").splitlines()
+    # The view's columns, by the API's names, the id first to lead back to each analysis.
+    assert written[0] == "id,status,score,label,color_contrast,visual_clarity"
+    assert len(written) > 1
+    assert all(float(row.split(",")[4]) < 50 for row in written[1:])
+    monkeypatch.setenv("SCREEN_ANALYSIS_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("SCREEN_ANALYSIS_BASE_URL", fresh_demo_server.base_url)
+    monkeypatch.setenv("SCREEN_ANALYSIS_API_KEY", fresh_demo_server.api_key)
+    args = ("analyses", "list", "--view", "contrast", "--all", "--format", "csv")
+    listed = await asyncio.to_thread(invoke, *args)
+    assert listed.stdout.splitlines() == written

@@ -129,12 +129,14 @@ def _csv_cell(value: Any) -> str:
 
 
 class CsvWriter:
-    """CSV with breakdown flattened into one column per criterion."""
+    """CSV with breakdown flattened into one column per criterion: the fields of
+    `CSV_COLUMNS`, or those `fields` names (a view's columns), in that order."""
 
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self, out: TextIO, fields: Sequence[str] = CSV_COLUMNS) -> None:
         self.out = out
+        self.fields = tuple(fields)
         self.writer = csv.writer(out, lineterminator="\n")
-        self.writer.writerow(CSV_COLUMNS)
+        self.writer.writerow(self.fields)
 
     def write(self, raw: Sequence[Any]) -> None:
         """Write the page."""
@@ -142,7 +144,7 @@ class CsvWriter:
             row = obj if isinstance(obj, dict) else {}
             breakdown = row.get("breakdown") if isinstance(row.get("breakdown"), dict) else {}
             values = {**row, **(breakdown or {})}
-            self.writer.writerow([_csv_cell(values.get(col)) for col in CSV_COLUMNS])
+            self.writer.writerow([_csv_cell(values.get(col)) for col in self.fields])
         self.out.flush()
 
     def close(self) -> None:
@@ -152,14 +154,15 @@ class CsvWriter:
         """Nothing to finish: each row stands alone."""
 
 
-def make_raw_writer(fmt: str, out: TextIO) -> RawWriter:
-    """The writer for a --format value that passes items through (json, jsonl, csv)."""
+def make_raw_writer(fmt: str, out: TextIO, fields: Sequence[str] | None = None) -> RawWriter:
+    """The writer for a --format value that passes items through (json, jsonl, csv); a
+    CSV's columns are `fields` when given (JSON keeps each object whole)."""
     if fmt == "jsonl":
         return JsonLinesWriter(out)
     if fmt == "json":
         return JsonArrayWriter(out)
     if fmt == "csv":
-        return CsvWriter(out)
+        return CsvWriter(out) if fields is None else CsvWriter(out, fields)
     raise ValueError(f"no raw writer for {fmt!r}")
 
 

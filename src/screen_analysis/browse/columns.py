@@ -7,6 +7,7 @@ export writes them, and the sort orders rows by `sort_value`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -40,6 +41,24 @@ def check_sort(text: object) -> str:
         raise ValueError(f"expected a column name, got {text!r}")
     check_column(text.removeprefix("-"))
     return text
+
+
+_FIELDS = {
+    "age": "created_at",  # a file outlives "3h ago": the time it counts from
+    "created": "created_at",
+    "completed": "completed_at",
+    "project": "project_id",
+}
+
+
+def csv_fields(columns: Sequence[str]) -> tuple[str, ...]:
+    """The CSV fields (the API's names) that write a view's `columns`, in their order: the
+    id first when the view does not show it (a row in a file must lead back to its
+    analysis), a time asked twice (age and created) once."""
+    fields = [_FIELDS.get(column, column) for column in columns]
+    if "id" not in fields:
+        fields.insert(0, "id")
+    return tuple(dict.fromkeys(fields))
 
 
 def _time(value: datetime | None) -> float | None:

@@ -16,6 +16,7 @@ from screen_analysis.api.errors import BadRequestError, EmptyPagesError
 from screen_analysis.api.models import STATUSES, AnalysisItem, AnalysisPage, RawPage
 from screen_analysis.api.oddities import UNKNOWN_TOTAL, ListingNotes
 from screen_analysis.api.pagination import Walk
+from screen_analysis.browse.columns import csv_fields
 from screen_analysis.browse.order import SortOrder, sort_rows
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.failures import warn
@@ -110,13 +111,15 @@ def list_analyses(
         page_size = min(page_size, max_items)
 
     order = SortOrder.written(view.sort if view is not None else None)
+    # A view's chosen columns are a CSV's columns (JSON keeps each analysis whole).
+    fields = csv_fields(view.columns) if view is not None and view.columns else None
     if offline:
         if after is not None:
             raise click.UsageError("--after names a server's cursor: not with --offline")
         most = None if all_pages else (max_items or page_size)
         if where.last is not None:
             most = where.last if most is None else min(most, where.last)
-        ctx.run(lambda: _list_offline(ctx, where, most, fmt, order))
+        ctx.run(lambda: _list_offline(ctx, where, most, fmt, order, fields))
         return
     if where.client_side or where.last is not None or order.column is not None:
         most = where.last
@@ -124,7 +127,16 @@ def list_analyses(
             most = min(n for n in (max_items or limit or 20, where.last) if n is not None)
         scanned = ctx.run(
             lambda: asyncio.run(
-                list_in_scope(ctx, where, order, fmt, most=most, after=after, prefetch=all_pages)
+                list_in_scope(
+                    ctx,
+                    where,
+                    order,
+                    fmt,
+                    most=most,
+                    after=after,
+                    prefetch=all_pages,
+                    fields=fields,
+                )
             )
         )
         if fmt == "table" and scanned.matched == 0 and scanned.stopped is None:
@@ -150,7 +162,7 @@ def list_analyses(
                 table = TableWriter(sys.stdout)
                 pages = client.iter_pages(**options)
                 return await _stream(pages, _model_items, table.write, following, notes)
-            writer = make_raw_writer(fmt, sys.stdout)
+            writer = make_raw_writer(fmt, sys.stdout, fields)
             try:
                 raw = client.iter_raw_pages(**options)
                 listing = await _stream(raw, _raw_items, writer.write, following, notes)
@@ -266,7 +278,12 @@ def _raw_items(page: RawPage) -> list[Any]:
 
 
 def _list_offline(
-    ctx: CliContext, where: Filter, most: int | None, fmt: str, order: SortOrder
+    ctx: CliContext,
+    where: Filter,
+    most: int | None,
+    fmt: str,
+    order: SortOrder,
+    fields: Sequence[str] | None,
 ) -> None:
     """The view as the local cache kept it (filtered by the scope); where it is from on
     stderr."""
@@ -288,4 +305,4 @@ def _list_offline(
         f"{age_words(view.fetched_at)}.",
         err=True,
     )
-    write_rows(items, fmt, sys.stdout)
+    write_rows(items, fmt, sys.stdout, fields)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from screen_analysis.api.errors import EmptyPagesError
@@ -49,9 +50,10 @@ async def list_in_scope(
     most: int | None,
     after: str | None,
     prefetch: bool,
+    fields: Sequence[str] | None = None,
 ) -> Scanned:
-    """Walk the scope's listing, write the rows that match (at most `most`), and say how
-    far it went."""
+    """Walk the scope's listing, write the rows that match (at most `most`; a CSV with
+    `fields` as its columns when given), and say how far it went."""
     project_id, status = where.server_key
     found: list[AnalysisItem] = []
     scanned = Scanned()
@@ -78,5 +80,5 @@ async def list_in_scope(
             scanned.more = walk.has_more and scanned.stopped is None
     rows = sort_rows(found, order)
     scanned.matched = len(rows)
-    await asyncio.to_thread(write_rows, rows, fmt, sys.stdout)
+    await asyncio.to_thread(write_rows, rows, fmt, sys.stdout, fields)
     return scanned

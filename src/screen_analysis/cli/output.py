@@ -105,12 +105,17 @@ def _escape_code(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def write_rows(rows: Sequence[AnalysisItem], fmt: str, out: TextIO) -> None:
+def write_rows(
+    rows: Sequence[AnalysisItem],
+    fmt: str,
+    out: TextIO,
+    fields: Sequence[str] | None = None,
+) -> None:
     """Rows already read, as a whole, in `fmt`: the table, or JSON, JSON Lines or CSV as the
-    API sent them."""
+    API sent them (a CSV with `fields` as its columns when given)."""
     if fmt == "table":
         TableWriter(out).write(rows)
         return
-    writer = make_raw_writer(fmt, out)
+    writer = make_raw_writer(fmt, out, fields)
     writer.write(raw_of(rows))
     writer.close()

@@ -1,5 +1,6 @@
 """Export what the main screen shows: the view (project, status, the table's sort) to a
-CSV or JSON Lines file, with the columns of `analyses list` (`api/writers.py`).
+CSV or JSON Lines file — a CSV with the columns the view chose (`browse.columns.csv_fields`),
+else those of `analyses list` (`api/writers.py`); JSON Lines with each analysis whole.
 
 Run by the main screen in its "export" worker with what the view is (`ExportRequest`),
 through the app's one way of writing a file the user names (`dialogs.save`): a path
@@ -15,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, TextIO
 
@@ -25,6 +27,7 @@ from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.models import AnalysisItem
 from screen_analysis.api.writers import CsvWriter, JsonLinesWriter, RawWriter, raw_of
 from screen_analysis.browse import ViewKey
+from screen_analysis.browse.columns import csv_fields
 from screen_analysis.browse.order import SERVER_ORDER, SortOrder, sort_key
 from screen_analysis.browse.scope import Filter
 from screen_analysis.numbers import count_of, format_count
@@ -54,16 +57,26 @@ def export_format(path: Path) -> str | None:
     return _FORMATS.get(path.suffix.lower())
 
 
-def make_export_writer(fmt: str, out: TextIO) -> RawWriter:
-    """The writer for an export format (the same as `analyses list --format`)."""
-    return CsvWriter(out) if fmt == "csv" else JsonLinesWriter(out)
+def make_export_writer(fmt: str, out: TextIO, columns: Sequence[str] | None = None) -> RawWriter:
+    """The writer for an export format (the same as `analyses list --format`); a CSV
+    writes the view's `columns` when it chose some."""
+    if fmt != "csv":
+        return JsonLinesWriter(out)
+    return CsvWriter(out) if columns is None else CsvWriter(out, csv_fields(columns))
 
 
-def write_rows(path: Path, fmt: str, items: Sequence[AnalysisItem], *, replace: bool) -> int:
-    """Write `items` to `path` in `fmt` (over a file there only with `replace`); the number
-    of rows written."""
+def write_rows(
+    path: Path,
+    fmt: str,
+    items: Sequence[AnalysisItem],
+    *,
+    replace: bool,
+    columns: Sequence[str] | None = None,
+) -> int:
+    """Write `items` to `path` in `fmt` (over a file there only with `replace`; a CSV with
+    the view's `columns` when it chose some); the number of rows written."""
     with replacing(path, exclusive=not replace) as out:
-        writer = make_export_writer(fmt, out)
+        writer = make_export_writer(fmt, out, columns)
         writer.write(raw_of(items))
         writer.close()
     return len(items)
@@ -82,8 +95,9 @@ def in_order(rows: Sequence[tuple[AnalysisItem, Any]], order: SortOrder) -> list
 
 class ExportRequest(NamedTuple):
     """What the view is when `e` is pressed: its key, the loaded rows in the table's order,
-    that order, the server's total, whether every page is loaded, and the holder of the
-    client that reads the rest (read when the pages are walked)."""
+    that order, the server's total, whether every page is loaded, the holder of the
+    client that reads the rest (read when the pages are walked), a saved view's scope and
+    the columns the view chose (None: the table's own)."""
 
     view: ViewKey
     rows: Sequence[AnalysisItem]
@@ -92,6 +106,7 @@ class ExportRequest(NamedTuple):
     everything_loaded: bool
     current: CurrentClient
     where: Filter | None = None  # a saved view's scope, applied to every page's rows
+    columns: tuple[str, ...] | None = None
 
 
 class ExportHost(SaveHost, Protocol):
@@ -123,7 +138,12 @@ async def export_view(host: ExportHost, request: ExportRequest) -> None:
                 count = await _write_pages(host, target, fmt, request, replace=replace)
             else:
                 rows = request.rows
-                count = await asyncio.to_thread(write_rows, target, fmt, rows, replace=replace)
+                count = await asyncio.to_thread(
+                    partial(write_rows, replace=replace, columns=request.columns),
+                    target,
+                    fmt,
+                    rows,
+                )
             return f"Wrote {count_of(count, 'analysis', 'analyses')} to {clean(str(target))}."
 
         return write
@@ -172,7 +192,7 @@ async def _write_pages(
     try:
         async with walk as pages:
             with replacing(path, exclusive=not replace) as out:
-                writer = make_export_writer(fmt, out)
+                writer = make_export_writer(fmt, out, request.columns)
                 async for page in pages:
                     pairs = list(zip(page.items, page.raw_items, strict=False))
                     if where is not None:  # the view's rows: those its scope matches

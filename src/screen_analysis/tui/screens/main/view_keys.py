@@ -250,5 +250,6 @@ class ViewKeys(AnalysisKeys):
             pager.done,
             self.current,
             pager.where,
+            table.shown_columns,
         )
         Workers(self).run(partial(export_view, self.services, request), "export")
