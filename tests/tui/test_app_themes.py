@@ -1,5 +1,6 @@
 """Themes in the app: start-up choice, broken files reported once, the palette's picker, the
-choice saved and used again after a restart, and a cursor that reads without colour."""
+choice saved and used again after a restart, and a cursor that reads in every theme (over
+the status and the heat map's colours) and without colour."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from click.testing import CliRunner
 from rich.style import Style
 from textual.color import Color
 
+from screen_analysis.browse.columns import CRITERION_COLUMNS
 from screen_analysis.cli.root import cli
 from screen_analysis.config import Settings, load_settings
 from screen_analysis.demo.runner import DemoServer
@@ -156,6 +158,31 @@ async def test_the_cursor_style_wins_over_the_status_colour(
             assert colours == {cursor.color}, (theme, row, colours)
             backgrounds = {s.style.bgcolor for s in strip if s.style}
             assert backgrounds == {cursor.bgcolor}
+
+
+@pytest.mark.parametrize("theme", [DEFAULT_THEME, LIGHT_THEME, HIGH_CONTRAST_THEME, "nord"])
+async def test_the_cursor_style_wins_over_the_heat_maps_colours(
+    tmp_path: Path, demo_server: DemoServer, theme: str
+) -> None:
+    views = {"heat": {"status": "completed", "columns": ["score", "label", *CRITERION_COLUMNS]}}
+    app = make_app(tmp_path, connection_to(demo_server), views=views, view="heat", theme=theme)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settled(pilot)
+        table = screen.table
+        cursor = table.get_component_rich_style("analyses-table--cursor")
+        shades = set()
+        for row in (0, 1, 2, 3):
+            table.move_cursor(row)
+            await pilot.pause()
+            strip = table.render_line(1 + row)
+            colours = {s.style.color for s in strip if s.text.strip() and s.style}
+            assert colours == {cursor.color}, (theme, row, colours)
+            shades |= {c for c in strip.text if c in "░▒▓"}
+        assert shades, "the shades still tell the tiers on the cursor's row"
+        table.move_cursor(0)
+        await pilot.pause()
+        below = table.render_line(2)  # a row without the cursor keeps its tiers' colours
+        assert len({s.style.color for s in below if s.text.strip() and s.style}) > 1
 
 
 @pytest.mark.parametrize(

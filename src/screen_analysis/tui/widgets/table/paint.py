@@ -148,11 +148,18 @@ class TablePainter:
             style += get("analyses-table--hover")
         # Only the status colour: the row's flash, hover and cursor backgrounds show through.
         status = style + get(f"analyses-table--status-{status_class_of(item)}", partial=True)
+        heat = self._heat
         if cursor:
             cursor_style = get("analyses-table--cursor")
             style += cursor_style
             status += cursor_style
+
+            def heat(tier: str) -> Style:
+                # The cursor's colours win over a tier's, as over the status colour (a
+                # tier's yellow on a light cursor is unreadable); the shade still says it.
+                return self._heat(tier) + cursor_style
+
         meta = Style.from_meta({"row": row})
         columns = self.columns(width)
         cells = self._cells(item)
-        return row_strip(cells, columns, width, style + meta, status + meta, self._heat)
+        return row_strip(cells, columns, width, style + meta, status + meta, heat)
