@@ -82,7 +82,7 @@ def httpx_reading(url: str) -> tuple[tuple[str, str, int | None], str] | None:
         return None
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1500, deadline=None)
 @given(st.one_of(addresses(), plain_addresses()))
 def test_a_plain_address_reads_as_httpx_reads_it(url: str) -> None:
     plain = read_plain(url)
@@ -112,7 +112,7 @@ def test_the_addresses_of_the_first_frame_are_plain() -> None:
         assert read_plain(url) is not None, url
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     st.sampled_from(["http://127.0.0.1:8765", "https://api.example.com/v1/"]),
     st.one_of(addresses(), plain_addresses()),
