@@ -34,7 +34,7 @@ import sys
 import tempfile
 import termios
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -88,10 +88,18 @@ def _children_cpu_s() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def time_to_bytes(argv: Sequence[str], env: dict[str, str], needle: bytes) -> tuple[float, float]:
+def time_to_bytes(
+    argv: Sequence[str],
+    env: dict[str, str],
+    needle: bytes,
+    *,
+    stop: Callable[[subprocess.Popen[bytes]], None] = subprocess.Popen.kill,
+    timeout_s: float | None = None,
+) -> tuple[float, float]:
     """(wall, CPU) seconds from spawning `argv` on a pseudo-terminal until it writes `needle`.
 
-    The CPU time is the child's, every thread, up to the kill that follows the needle."""
+    The CPU time is the child's, every thread, up to the kill that follows the needle
+    (`stop`, then a kill; `timeout_s`: TIMEOUT_S unless given)."""
     master, slave = os.openpty()
     columns, lines = SCREEN
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
@@ -104,11 +112,12 @@ def time_to_bytes(argv: Sequence[str], env: dict[str, str], needle: bytes) -> tu
     output = bytearray()
     answered = False
     try:
-        deadline = start + TIMEOUT_S
+        limit = TIMEOUT_S if timeout_s is None else timeout_s
+        deadline = start + limit
         while True:
             ready, _, _ = select.select([master], [], [], max(0.0, deadline - time.perf_counter()))
             if not ready:
-                raise TimeoutError(f"no rows painted within {TIMEOUT_S:g} s: {argv!r}")
+                raise TimeoutError(f"no rows painted within {limit:g} s: {argv!r}")
             try:
                 chunk = os.read(master, 1 << 16)
             except OSError:  # the child closed the terminal
@@ -125,6 +134,7 @@ def time_to_bytes(argv: Sequence[str], env: dict[str, str], needle: bytes) -> tu
                 wall = time.perf_counter() - start
                 break
     finally:
+        stop(process)
         process.kill()
         process.wait()
         os.close(master)

@@ -60,8 +60,8 @@ async def test_an_opened_client_is_built_when_first_asked_for(
     await current.open(build, fresh_demo_server.base_url)
     assert current.connected and not built
     assert current.base_url == fresh_demo_server.base_url
-    assert current.is_api_origin(fresh_demo_server.base_url + "/images/a.png") and not built
-    assert not current.is_api_origin("https://elsewhere.example/a.png")
+    assert current.api_path(fresh_demo_server.base_url + "/images/a.png") == "/images/a.png"
+    assert current.api_path("https://elsewhere.example/a.png") is None and not built
     page = await current.client.list_analyses(None, None, 1)
     assert page.total is not None and len(built) == 1
     assert current.client is built[0], "built once"

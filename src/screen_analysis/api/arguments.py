@@ -3,7 +3,8 @@
 The arguments of a listing, an identifier, a cursor and a bound on items are declared as
 pydantic types (below), each with the words of its refusal, and refused through
 `validation.describe_errors`, the one wording of a validation error: "limit: must be from 1
-to 100, got 101". The base URL is read by httpx; the key is never echoed.
+to 100, got 101". The key is never echoed; the base URL is read by httpx
+(`api.addresses.check_base_url`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-import httpx
 from pydantic import ConfigDict, Field, Strict, ValidationError
 from pydantic.dataclasses import dataclass
 
@@ -125,26 +125,6 @@ def _checked(kind: Any, value: object, name: str | None = None) -> Any:
 
         words = describe_errors(exc, name=named, values=True)
         raise InvalidArgumentError(words, param=param) from None
-
-
-def check_base_url(value: object) -> httpx.URL:
-    """An absolute http(s) URL, without query or fragment; trailing slashes removed."""
-    try:
-        url = httpx.URL(value) if isinstance(value, str | httpx.URL) else None
-    except (httpx.InvalidURL, TypeError, ValueError):
-        url = None
-    if url is None or url.scheme not in ("http", "https") or not url.host:
-        raise InvalidArgumentError(
-            "base URL must be an absolute http:// or https:// URL", param="base_url"
-        )
-    if url.userinfo:
-        # httpx would turn them into Basic auth, replacing the Bearer key.
-        raise InvalidArgumentError(
-            "base URL must not carry a user name or password", param="base_url"
-        )
-    if url.query or url.fragment:
-        raise InvalidArgumentError("base URL must not carry a query or fragment", param="base_url")
-    return url.copy_with(path=url.path.rstrip("/") or "/")
 
 
 def check_api_key(value: object) -> SecretStr:

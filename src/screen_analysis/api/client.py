@@ -15,7 +15,7 @@ from urllib.parse import quote
 import httpx
 
 from screen_analysis import __version__
-from screen_analysis.api import arguments, image_fetch
+from screen_analysis.api import addresses, arguments, image_fetch
 from screen_analysis.api.errors import (
     APIConnectionError,
     APIError,
@@ -74,7 +74,7 @@ class ScreenAnalysisClient:
         proxy: str | None = None,
         verify: ssl.SSLContext | None = None,
     ) -> None:
-        self._base_url = arguments.check_base_url(base_url)
+        self._base_url = addresses.check_base_url(base_url)
         self._api_key = arguments.check_api_key(api_key)
         if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
             raise InvalidArgumentError(
@@ -229,9 +229,10 @@ class ScreenAnalysisClient:
             self._http, url, api_base=self._base_url, authorization=authorization, **options
         )
 
-    def is_api_origin(self, url: str) -> bool:
-        """Whether `url` is on the API's own scheme, host and port."""
-        return image_fetch.same_origin(url, self._base_url)
+    def api_path(self, url: str) -> str | None:
+        """`url`'s path and query when it is on the API's own scheme, host and port, else
+        None."""
+        return addresses.api_path(url, self._base_url)
 
     @staticmethod
     def _list_params(project_id: object, status: object, limit: object) -> dict[str, str]:

@@ -14,15 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-import httpx
-
-from screen_analysis.api.image_fetch import ImageBytes, same_origin
 from screen_analysis.api.models import AnalysisPage
 from screen_analysis.api.page_rows import MODEL_ROWS
 from screen_analysis.api.pagination import PageIterator, Walk
+from screen_analysis.api.plain_address import read_plain
 
 if TYPE_CHECKING:
     from screen_analysis.api.client import ScreenAnalysisClient
+    from screen_analysis.api.image_fetch import ImageBytes
 
 
 class NoClientError(RuntimeError):
@@ -93,9 +92,13 @@ class CurrentClient:
         """Fetch an image with the client in use (the image pipeline's fetch)."""
         return await self.client.fetch_image(url, etag=etag)
 
-    def is_api_origin(self, url: str) -> bool:
-        """Whether `url` is on the server of the client in use (False when none is)."""
-        if self._client is not None:
-            return self._client.is_api_origin(url)
-        # Opened, not built yet: the address alone answers (a detail drawn first needs no client).
-        return bool(self._base_url) and same_origin(url, httpx.URL(self._base_url))
+    def api_path(self, url: str) -> str | None:
+        """`url`'s path and query when it is on the server of the client in use; None when
+        it is elsewhere or no client is set."""
+        if self._client is None and self._build is not None:
+            # Opened, not built yet: a plain address answers without httpx (a detail drawn
+            # in the first frame needs no client); any other is the client's to read.
+            address, base = read_plain(url), read_plain(self._base_url)
+            if address is not None and base is not None:
+                return address.raw_path if address.origin == base.origin else None
+        return self.client.api_path(url) if self.connected else None

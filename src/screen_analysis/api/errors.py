@@ -241,3 +241,11 @@ def error_for_status(
         error_type=details.error_type,
         param=details.param,
     )
+
+
+class ImageFetchError(ScreenAnalysisError):
+    """An image that cannot be shown; `reason` is a few words ("HTTP 404", "not an image")."""
+
+    def __init__(self, reason: str, *, request: str | None = None) -> None:
+        super().__init__(reason, request=request)
+        self.reason = self.message

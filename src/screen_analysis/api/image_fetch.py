@@ -19,7 +19,9 @@ from typing import NamedTuple
 
 import httpx
 
-from screen_analysis.api.errors import ScreenAnalysisError
+from screen_analysis.api.addresses import origin_of
+from screen_analysis.api.errors import ImageFetchError
+from screen_analysis.api.plain_address import Origin
 from screen_analysis.api.redirects import MAX_REDIRECTS, REDIRECT_STATUSES
 from screen_analysis.numbers import format_count
 
@@ -33,16 +35,6 @@ _SIGNATURES: tuple[tuple[bytes, str], ...] = (
     (b"GIF87a", "image/gif"),
     (b"GIF89a", "image/gif"),
 )
-
-Origin = tuple[str, str, int | None]
-
-
-class ImageFetchError(ScreenAnalysisError):
-    """An image that cannot be shown; `reason` is a few words ("HTTP 404", "not an image")."""
-
-    def __init__(self, reason: str, *, request: str | None = None) -> None:
-        super().__init__(reason, request=request)
-        self.reason = self.message
 
 
 class ImageBytes(NamedTuple):
@@ -64,20 +56,6 @@ def sniff_image_type(data: bytes) -> str | None:
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "image/webp"
     return None
-
-
-def origin_of(url: httpx.URL) -> Origin:
-    """Scheme, host and port (the default port made explicit)."""
-    default = {"http": 80, "https": 443}.get(url.scheme)
-    return url.scheme, url.host.lower(), url.port or default
-
-
-def same_origin(url: str, base: httpx.URL) -> bool:
-    """Whether `url` is on `base`'s scheme, host and port (False when it does not parse)."""
-    try:
-        return origin_of(httpx.URL(url)) == origin_of(base)
-    except (httpx.InvalidURL, TypeError, ValueError):
-        return False
 
 
 def is_loopback_host(host: str) -> bool:

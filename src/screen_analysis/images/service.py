@@ -11,13 +11,13 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from screen_analysis.api.image_fetch import ImageBytes
 from screen_analysis.images.disk import CachedImage, DiskCache
 from screen_analysis.images.memory import PreparedImages
 
 if TYPE_CHECKING:
     from PIL import Image
 
+    from screen_analysis.api.image_fetch import ImageBytes
     from screen_analysis.images.decode import Box
 
 logger = logging.getLogger("screen_analysis.images")

@@ -14,14 +14,13 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import httpx
 from textual import work
 from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
-from screen_analysis.api.image_fetch import ImageFetchError
+from screen_analysis.api.errors import ImageFetchError
 from screen_analysis.api.models import Analysis
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.graphics import Graphics, renderer_class
@@ -39,8 +38,8 @@ LATE_S = 0.02  # a wake-up later than this means the loop was busy
 ImageKey = tuple[str, str, tuple[int, int]]
 
 
-def _never(url: str) -> bool:
-    return False
+def _nowhere(url: str) -> str | None:
+    return None
 
 
 class ImagePreviews:
@@ -51,11 +50,11 @@ class ImagePreviews:
         self,
         graphics: Graphics,
         pipeline: ImagePipeline | None,
-        is_api_origin: Callable[[str], bool] = _never,
+        api_path: Callable[[str], str | None] = _nowhere,
     ) -> None:
         self.graphics = graphics
         self.pipeline = pipeline
-        self.is_api_origin = is_api_origin
+        self.api_path = api_path
 
     @classmethod
     def made(
@@ -64,17 +63,16 @@ class ImagePreviews:
         """Images fetched with the client `current` holds (kept on `disk`); Pillow and the
         pipeline are imported only when images are drawn."""
         if not graphics.enabled:
-            return cls(graphics, None, current.is_api_origin)
+            return cls(graphics, None, current.api_path)
         from screen_analysis.images.service import ImagePipeline
 
         pipeline = ImagePipeline(current.fetch_image, disk=disk)
-        return cls(graphics, pipeline, current.is_api_origin)
+        return cls(graphics, pipeline, current.api_path)
 
     def display_url(self, url: str) -> str:
         """`url` as shown: the path alone when it is on the API's own server."""
-        if url and self.is_api_origin(url):
-            return httpx.URL(url).raw_path.decode("ascii", "replace") + "  (API server)"
-        return url
+        path = self.api_path(url) if url else None
+        return url if path is None else path + "  (API server)"
 
 
 def image_version(item: Analysis) -> str:
