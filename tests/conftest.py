@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -62,11 +63,60 @@ def demo_server() -> Iterator[DemoServer]:
         yield server
 
 
+class Stopping:
+    """Servers stopped beside the next tests: a server's stop waits out its loop's ticks
+    (some 0.2 s, none of it work), which a test that is over need not wait for. Every one
+    is stopped by the end of the session."""
+
+    def __init__(self) -> None:
+        self._threads: list[threading.Thread] = []
+
+    def stop(self, server: DemoServer) -> None:
+        """Stop `server` in a thread of its own."""
+        thread = threading.Thread(target=server.stop, name="demo-server-stop", daemon=True)
+        thread.start()
+        self._threads.append(thread)
+
+    def join(self) -> None:
+        """Wait until every server handed over has stopped."""
+        for thread in self._threads:
+            thread.join(timeout=10)
+        self._threads.clear()
+
+
+@pytest.fixture(scope="session")
+def stopping() -> Iterator[Stopping]:
+    """The session's servers that stop while other tests run."""
+    servers = Stopping()
+    yield servers
+    servers.join()
+
+
+Serve = Callable[[DemoConfig], DemoServer]
+
+
 @pytest.fixture
-def fresh_demo_server() -> Iterator[DemoServer]:
+def served(stopping: Stopping) -> Iterator[Serve]:
+    """Start a reference server of the test's own with a config (`served(demo_config(...))`);
+    each is stopped beside the next tests once this one is over."""
+    started: list[DemoServer] = []
+
+    def serve(config: DemoConfig) -> DemoServer:
+        server = DemoServer(config).start()
+        started.append(server)
+        return server
+
+    try:
+        yield serve
+    finally:
+        for server in started:
+            stopping.stop(server)
+
+
+@pytest.fixture
+def fresh_demo_server(served: Serve) -> DemoServer:
     """A reference server of its own, for tests that tune faults or read the request log."""
-    with DemoServer(demo_config()) as server:
-        yield server
+    return served(demo_config())
 
 
 # --- Keyring ------------------------------------------------------------------------------

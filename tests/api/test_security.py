@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import logging
 import traceback
-from collections.abc import Iterator
 
 import httpx
 import pytest
 from tests.api.support import MakeClient, RecordingTransport, api_requests, logged_requests
+from tests.conftest import Serve
 from tests.support.scripted_server import Reply, ScriptedServer
 
 from screen_analysis.api import (
@@ -27,10 +27,9 @@ SECRET = "sk-live-0123456789abcdefSECRET"
 
 
 @pytest.fixture
-def secret_server() -> Iterator[DemoServer]:
+def secret_server(served: Serve) -> DemoServer:
     """A reference server that accepts SECRET."""
-    with DemoServer(DemoConfig(analyses=30, seed=3, api_key=SECRET)) as server:
-        yield server
+    return served(DemoConfig(analyses=30, seed=3, api_key=SECRET))
 
 
 def assert_no_secret(*texts: str) -> None:

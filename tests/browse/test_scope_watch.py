@@ -4,11 +4,11 @@ simulation moves on with each (instant) sleep of a stepped clock; no test waits 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import timedelta
 
 import pytest
-from tests.conftest import DEMO_NOW, demo_config
+from tests.conftest import DEMO_NOW, Serve, demo_config
 from tests.support.clock import SteppedClock
 
 from screen_analysis.api.client import ScreenAnalysisClient
@@ -21,9 +21,8 @@ from screen_analysis.secret import SecretStr
 
 
 @pytest.fixture
-def server() -> Iterator[DemoServer]:
-    with DemoServer(demo_config()) as server:
-        yield server
+def server(served: Serve) -> DemoServer:
+    return served(demo_config())
 
 
 async def instant(seconds: float) -> None:

@@ -5,11 +5,10 @@ an unknown project as not found."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.conftest import DEMO_NOW, demo_config
+from tests.conftest import DEMO_NOW, Serve, demo_config
 
 from screen_analysis.api.models import CRITERIA
 from screen_analysis.demo.runner import DemoServer
@@ -32,10 +31,10 @@ def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def server(against) -> Iterator[DemoServer]:
-    with DemoServer(demo_config()) as server:
-        against(server.base_url, server.api_key)
-        yield server
+def server(against, served: Serve) -> DemoServer:
+    server = served(demo_config())
+    against(server.base_url, server.api_key)
+    return server
 
 
 def listing_requests(server: DemoServer) -> list[dict[str, str]]:

@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.conftest import DEMO_NOW, demo_config
+from tests.conftest import DEMO_NOW, Serve, demo_config
 from tests.support.clock import SteppedClock
 from tests.support.scripted_server import Reply, ScriptedServer, analysis
 
@@ -34,10 +34,10 @@ def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> SteppedClock:
 
 
 @pytest.fixture
-def server(against) -> Iterator[DemoServer]:
-    with DemoServer(demo_config()) as server:
-        against(server.base_url, server.api_key)
-        yield server
+def server(against, served: Serve) -> DemoServer:
+    server = served(demo_config())
+    against(server.base_url, server.api_key)
+    return server
 
 
 def scores_server(scores: list[Any]) -> Callable[[str, dict[str, str]], Reply]:

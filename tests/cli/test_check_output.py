@@ -11,7 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from tests.conftest import DEMO_NOW, demo_config
+from tests.conftest import DEMO_NOW, Serve, demo_config
 from tests.reliability.hostile import CONTROL, hostile_items, unsafe_in
 from tests.support.clock import SteppedClock
 from tests.support.scripted_server import Reply, ScriptedServer, analysis
@@ -40,10 +40,10 @@ def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> SteppedClock:
 
 
 @pytest.fixture
-def server(against) -> Iterator[DemoServer]:
-    with DemoServer(demo_config()) as server:
-        against(server.base_url, server.api_key)
-        yield server
+def server(against, served: Serve) -> DemoServer:
+    server = served(demo_config())
+    against(server.base_url, server.api_key)
+    return server
 
 
 def hostile_page() -> list[object]:

@@ -10,12 +10,11 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from tests.conftest import DEMO_NOW, demo_config
+from tests.conftest import DEMO_NOW, Serve, demo_config
 from tests.support.clock import SteppedClock
 
 from screen_analysis.demo.live import LiveSimulator
@@ -25,11 +24,11 @@ PRINT_ARGV = Path(__file__).parents[1] / "support" / "print_argv.py"
 
 
 @pytest.fixture
-def server(against, monkeypatch: pytest.MonkeyPatch) -> Iterator[DemoServer]:
-    with DemoServer(demo_config()) as server:
-        against(server.base_url, server.api_key)
-        monkeypatch.setenv("SCREEN_ANALYSIS_REFRESH_INTERVAL", "3")
-        yield server
+def server(against, served: Serve, monkeypatch: pytest.MonkeyPatch) -> DemoServer:
+    server = served(demo_config())
+    against(server.base_url, server.api_key)
+    monkeypatch.setenv("SCREEN_ANALYSIS_REFRESH_INTERVAL", "3")
+    return server
 
 
 @pytest.fixture

@@ -3,11 +3,10 @@ with each (instant) sleep; no test waits on real time."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
-from tests.conftest import DEMO_NOW, demo_config
+from tests.conftest import DEMO_NOW, Serve, demo_config
 from tests.support.clock import SteppedClock
 
 from screen_analysis.api.client import ScreenAnalysisClient
@@ -20,9 +19,8 @@ from screen_analysis.secret import SecretStr
 
 
 @pytest.fixture
-def server() -> Iterator[DemoServer]:
-    with DemoServer(demo_config()) as server:
-        yield server
+def server(served: Serve) -> DemoServer:
+    return served(demo_config())
 
 
 def client_for(

@@ -6,7 +6,6 @@ import asyncio
 import logging
 import time
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,17 +27,16 @@ from screen_analysis.tui.app import ScreenAnalysisApp
 from screen_analysis.tui.screens.login import LoginScreen
 from screen_analysis.tui.screens.main import MainScreen
 
-from ..conftest import demo_config
+from ..conftest import Serve, demo_config
 from .conftest import make_app, settled, wait_until
 
 SECRET = "sk-live-Zq7Xw9Pk4Jm2Rv8T"
 
 
 @pytest.fixture
-def secret_server() -> Iterator[DemoServer]:
+def secret_server(served: Serve) -> DemoServer:
     """A reference server whose key is easy to look for in output."""
-    with DemoServer(demo_config(api_key=SECRET)) as server:
-        yield server
+    return served(demo_config(api_key=SECRET))
 
 
 def login_app(

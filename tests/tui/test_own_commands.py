@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from screen_analysis.tui.own_commands import NOT_SERVED, CommandDesk
 from screen_analysis.tui.screens.help import HelpScreen
 from screen_analysis.user_commands import parse_commands
 
-from ..conftest import demo_config
+from ..conftest import Serve, demo_config
 from .conftest import connection_to, make_app, notes_of, palette_offers, settled
 from .test_keymap import help_rows
 
@@ -29,11 +28,11 @@ HOSTILE = "$(touch /tmp/pwned) ; rm -rf ~ `id` \"double\" 'single'\nsecond line\
 
 
 @pytest.fixture
-def server() -> Iterator[DemoServer]:
-    with DemoServer(demo_config()) as server:
-        newest = server.store.in_flight()[-1]
-        server.store.replace_analysis(newest._replace(label=HOSTILE))
-        yield server
+def server(served: Serve) -> DemoServer:
+    server = served(demo_config())
+    newest = server.store.in_flight()[-1]
+    server.store.replace_analysis(newest._replace(label=HOSTILE))
+    return server
 
 
 def commands(**tables: dict[str, Any]) -> dict[str, Any]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -19,7 +18,7 @@ from screen_analysis.config import load_settings
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.tui.widgets.table.render import heat_cell
 
-from ..conftest import Invoke, demo_config
+from ..conftest import Invoke, Serve, demo_config
 from .conftest import notes_of, settled, wait_until
 
 CONFIG = """\
@@ -43,11 +42,10 @@ label = "Check[out"
 
 
 @pytest.fixture
-def big_server() -> Iterator[DemoServer]:
+def big_server(served: Serve) -> DemoServer:
     """A server of its own with enough analyses that a filtered view fills a screen long
     before the end of the listing."""
-    with DemoServer(demo_config(analyses=4000)) as server:
-        yield server
+    return served(demo_config(analyses=4000))
 
 
 def write_config(tmp_path: Path) -> Path:

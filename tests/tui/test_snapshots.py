@@ -7,7 +7,7 @@ Regenerate with `uv run pytest tests/tui --snapshot-update` and look at the resu
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from screen_analysis.demo.runner import DemoServer
 from screen_analysis.tui.dialogs.error import ErrorScreen
 from screen_analysis.tui.screens.welcome import WelcomeScreen
 
-from ..conftest import demo_config
+from ..conftest import Serve, demo_config
 from .conftest import NeverAnswers, connection_to, make_app, settled, wait_until
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
@@ -27,10 +27,9 @@ Compare = Callable[..., bool]
 
 
 @pytest.fixture
-def empty_project_server() -> Iterator[DemoServer]:
+def empty_project_server(served: Serve) -> DemoServer:
     """A server whose projects have no analyses yet."""
-    with DemoServer(demo_config(analyses=0)) as server:
-        yield server
+    return served(demo_config(analyses=0))
 
 
 def after_load(*keys: str) -> Callable[[Pilot[Any]], Awaitable[None]]:

@@ -6,7 +6,6 @@ run when the test asks (`WatchDesk.round`), so nothing waits on a timer."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -19,14 +18,13 @@ from screen_analysis.demo.runner import DemoServer
 from screen_analysis.state.watches import WatchedFile
 from screen_analysis.tui.watching.tell import desktop_sequence, parse_notify
 
-from ..conftest import DEMO_NOW, demo_config
+from ..conftest import DEMO_NOW, Serve, demo_config
 from .conftest import connection_to, make_app, notes_of, settled
 
 
 @pytest.fixture
-def server() -> Iterator[DemoServer]:
-    with DemoServer(demo_config()) as server:
-        yield server
+def server(served: Serve) -> DemoServer:
+    return served(demo_config())
 
 
 def listings(server: DemoServer) -> int:
