@@ -122,7 +122,9 @@ def _serving(handler: object) -> Iterator[int]:
         allow_reuse_address = True
 
     server = Server(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+    )
     thread.start()
     try:
         yield server.server_address[1]

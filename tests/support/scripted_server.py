@@ -21,6 +21,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+POLL_S = 0.02  # how often serving looks for a shutdown
+
 
 @dataclass
 class Reply:
@@ -92,7 +94,11 @@ class ScriptedServer:
         scheme = "https" if tls is not None else "http"
         self.port = self.httpd.server_address[1]
         self.base_url = f"{scheme}://127.0.0.1:{self.port}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        # Looks for a shutdown every 20 ms, not every 0.5 s: a test that is over does not
+        # wait half a second for its server.
+        self.thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": POLL_S}, daemon=True
+        )
 
     def answer(self, handler: BaseHTTPRequestHandler, reply: Reply | Raw) -> None:
         """Write `reply` as the answer to the request `handler` holds."""
