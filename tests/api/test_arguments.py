@@ -88,6 +88,8 @@ def test_limit_messages_name_the_bounds() -> None:
         "http://h/?q=1",
         "http://h/#f",
         "http://user:pw@h/",
+        "https://xn--/",  # IDNA names that do not decode: read only when the host is asked
+        "https://xn--a/",
         42,
     ],
 )

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from screen_analysis.api.addresses import api_path, check_base_url, origin_of
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.current import CurrentClient
+from screen_analysis.api.errors import InvalidArgumentError
 from screen_analysis.api.plain_address import read_plain
 from screen_analysis.secret import SecretStr
 
@@ -96,9 +97,13 @@ def test_the_base_urls_a_user_gives_read_as_the_client_reads_them(
     scheme: str, host: str, port: str, segments: list[str]
 ) -> None:
     base = f"{scheme}://{host}{port}" + "".join("/" + s for s in segments)
+    try:
+        checked = check_base_url(base)
+    except InvalidArgumentError:
+        return  # refused (a query, a user, no host…): never a client's base
     plain = read_plain(base)
     if plain is not None:
-        assert plain.origin == origin_of(check_base_url(base))
+        assert plain.origin == origin_of(checked)
 
 
 def test_the_addresses_of_the_first_frame_are_plain() -> None:

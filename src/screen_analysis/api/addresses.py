@@ -18,7 +18,14 @@ def check_base_url(value: object) -> httpx.URL:
         url = httpx.URL(value) if isinstance(value, str | httpx.URL) else None
     except (httpx.InvalidURL, TypeError, ValueError):
         url = None
-    if url is None or url.scheme not in ("http", "https") or not url.host:
+    try:
+        # Decoded when read: an international name that does not decode ("xn--") fails here.
+        host = url.host if url is not None else ""
+    except ValueError:
+        raise InvalidArgumentError(
+            "base URL's host is not a valid international name", param="base_url"
+        ) from None
+    if url is None or url.scheme not in ("http", "https") or not host:
         raise InvalidArgumentError(
             "base URL must be an absolute http:// or https:// URL", param="base_url"
         )
