@@ -225,7 +225,9 @@ def nested(levels: int, kind: type = list) -> object:
 
 @settings(max_examples=80, deadline=None)
 @given(levels=st.integers(0, 45), limit=st.integers(1, 40), kind=st.sampled_from([list, dict]))
-def test_too_deep_is_exactly_more_levels_than_the_limit(levels: int, limit: int, kind: type) -> None:
+def test_too_deep_is_exactly_more_levels_than_the_limit(
+    levels: int, limit: int, kind: type
+) -> None:
     assert too_deep(nested(levels, kind), limit) is (levels > limit)
     # beside a plain value, looked at first, and inside the other kind of container
     assert too_deep([nested(levels, kind), 1], limit + 1) is (levels > limit)

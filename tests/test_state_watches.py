@@ -110,9 +110,7 @@ def test_an_entry_up_to_its_bounds_is_a_watch(tmp_path: Path, entry: list[object
 
 
 @pytest.mark.parametrize("entry", ODD_ENTRIES, ids=range(len(ODD_ENTRIES)))
-def test_an_entry_of_the_wrong_shape_is_left_out_and_counted(
-    tmp_path: Path, entry: object
-) -> None:
+def test_an_entry_of_the_wrong_shape_is_left_out_and_counted(tmp_path: Path, entry: object) -> None:
     path = write_raw(tmp_path, {"servers": {DEMO: [["ana_0", None, None], entry]}})
     watched = watches(tmp_path)
     assert watched.read() == [("ana_0", None, None)]
@@ -124,11 +122,18 @@ def test_odd_entries_are_counted_over_every_server_and_a_list_that_is_none(
 ) -> None:
     path = write_raw(
         tmp_path,
-        {"servers": {API: "ana_1", "x": [1, 2, ["ok", None, None]], DEMO: [["ana_1", None, None]]}},
+        {
+            "servers": {
+                "x": [1, 2, ["ok", None, None]],
+                API: "ana_1",
+                "y": {},
+                DEMO: [["ana_1", None, None]],
+            }
+        },
     )
     watched = watches(tmp_path)
     assert watched.read() == [("ana_1", None, None)], "read past the odd servers"
-    assert watched.problem == f"The watches file {path}: 3 odd entries left out."
+    assert watched.problem == f"The watches file {path}: 4 odd entries left out."
     assert watches(tmp_path, "x").read() == [("ok", None, None)]
 
 
@@ -203,9 +208,7 @@ def test_a_damaged_file_is_replaced_by_the_next_write(tmp_path: Path) -> None:
 
 
 IDS = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=8)
-ENTRIES = st.lists(
-    st.tuples(IDS, st.none() | IDS, st.none() | IDS), min_size=1, max_size=5
-)
+ENTRIES = st.lists(st.tuples(IDS, st.none() | IDS, st.none() | IDS), min_size=1, max_size=5)
 
 
 @settings(max_examples=20, deadline=None)
