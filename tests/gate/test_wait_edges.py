@@ -192,3 +192,18 @@ async def test_a_round_cut_off_by_the_deadline_says_where_it_stood(
     cut = WaitState(0, 0, 0, 60.0, 60, 2, failed_round="", cut_short=where)
     assert outcome.done is False and outcome.state == cut
     assert states == [WaitState(0, 0, 0, 0.0, 60, 1, failed_round=DOWN), cut]
+
+
+async def test_an_undated_analysis_is_the_oldest_for_last_n_as_the_gate_counts_it(
+    world: tuple[World, ScriptedServer],
+) -> None:
+    """A server's "zero" time (0001-01-01) beside an analysis with no date: the gate's N
+    newest rank the undated one oldest, so the wait must await the dated one."""
+    state, server = world
+    zero, undated = row(1, "pending", "0001-01-01T00:00:00Z"), row(2, "pending", None)
+    state.pending[1] = [zero, undated]
+    state.pending[2] = [undated]  # the dated one finished
+    clock = SteppedClock(on_sleep=state.advance)
+    async with client(server) as api:
+        outcome = await wait_for_scoring(api, Scope(last=1), clock=clock, timeout=60, interval=2)
+    assert outcome.done and outcome.state.rounds == 2
