@@ -175,6 +175,7 @@ async def test_a_round_cut_off_by_the_deadline_says_where_it_stood(
     state.failing = {1}
     state.pending[2] = [row(n, "pending") for n in range(1, 9)]
     clock = DeadlineClock(on_sleep=state.advance)
+    clock.elapsed = 100.0  # a clock that did not start at zero
     loop = asyncio.get_running_loop()
 
     def hang_there(listing: str, page_number: int) -> Raw | None:
