@@ -221,6 +221,9 @@ def test_the_place_changed_last_is_kept_of_many_profiles(tmp_path: Path) -> None
         ("[1]", None, None),
         ("{", None, None),
         ('{"a": ' * 40 + "1" + "}" * 40, None, None),
+        # a sound choice beside what is nested too deep, or in a file over its 64 KiB
+        ('{"sidebar_folded": true, "a": ' + "[" * 40 + "]" * 40 + "}", None, None),
+        ('{"sidebar_folded": true}' + " " * (64 * 1024), None, None),
     ],
 )
 def test_a_layout_choice_is_read_only_when_it_is_one(

@@ -110,3 +110,25 @@ def test_client_errors_are_not_retried(status: int) -> None:
 def test_the_server_may_override_with_x_should_retry() -> None:
     assert not is_retryable_status(503, httpx.Headers({"x-should-retry": "false"}))
     assert is_retryable_status(400, httpx.Headers({"x-should-retry": "true"}))
+
+
+def test_a_retry_after_date_is_read_against_the_policys_clock() -> None:
+    in_seven = format_datetime(NOW + timedelta(seconds=7), usegmt=True)
+    assert policy().delay(3, httpx.Headers({"Retry-After": in_seven})) == 7.0
+
+
+def test_a_wait_under_a_second_is_honoured() -> None:
+    assert policy().delay(3, httpx.Headers({"retry-after-ms": "500"})) == 0.5
+
+
+def test_a_date_without_a_zone_is_universal_time() -> None:
+    """RFC 5322's "-0000": no zone known; read as UTC, never a crash comparing it."""
+    naive = format_datetime((NOW + timedelta(seconds=7)).replace(tzinfo=None))
+    assert naive.endswith("-0000")
+    assert parse_retry_after(httpx.Headers({"Retry-After": naive}), now=lambda: NOW) == 7.0
+
+
+def test_a_date_is_read_against_the_real_clock_by_default() -> None:
+    soon = format_datetime(datetime.now(UTC) + timedelta(seconds=30), usegmt=True)
+    wait = parse_retry_after(httpx.Headers({"Retry-After": soon}))
+    assert wait is not None and 20 < wait <= 30

@@ -131,7 +131,6 @@ class PageIterator(Generic[PageT]):
         self._done = False
         self._loop: InvalidResponseError | None = None
         self.pages_fetched = 0
-        self.last_page: PageT | None = None
         self.last_request: str | None = None
 
     def __aiter__(self) -> Self:
@@ -148,7 +147,6 @@ class PageIterator(Generic[PageT]):
         ahead, self._ahead = self._ahead, None
         page = await (ahead if ahead is not None else self._fetch(sent))
         self.pages_fetched += 1
-        self.last_page = page
         cursor = page.next_cursor
         self._done = True
         if cursor is not None and cursor in self._seen:

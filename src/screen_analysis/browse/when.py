@@ -6,6 +6,7 @@ Headless; every check here runs before any request is sent.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
@@ -87,6 +88,13 @@ def created_of(item: Analysis) -> datetime | None:
     if created is not None and created.tzinfo is None:
         return created.replace(tzinfo=UTC)
     return created
+
+
+def newest_key(item: Analysis) -> float:
+    """The order the N newest are picked by (`last`): the creation time, an analysis
+    without one the oldest of all (never newer than a dated one, however early)."""
+    created = created_of(item)
+    return created.timestamp() if created is not None else -math.inf
 
 
 @dataclass(frozen=True)

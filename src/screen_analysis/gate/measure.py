@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.models import CRITERIA, Analysis, AnalysisItem, AnalysisStatus
-from screen_analysis.gate.scope import Scope, Window, created_of
+from screen_analysis.gate.scope import Scope, Window, created_of, newest_key
 from screen_analysis.insight.aggregates import Overview, OverviewBuilder, finite_number
 from screen_analysis.insight.collect import fill
 from screen_analysis.insight.top_k import TopN
@@ -104,7 +104,7 @@ class ScopeCollector:
         self._baseline = OverviewBuilder() if window is not None else None
         self._newest: TopN[Analysis] | None = None
         if scope.last is not None:
-            self._newest = TopN(scope.last, _created_key)
+            self._newest = TopN(scope.last, newest_key)
         self._worst = {c.value: TopN[Offender](LOWEST_SHOWN, _offender_key) for c in CRITERIA}
 
     def add_page(self, items: Iterable[AnalysisItem], total: int | None = None) -> None:
@@ -169,11 +169,6 @@ class ScopeCollector:
 
 OnPage = Callable[[ScopeCollector, int | None], None]
 """Progress after each page: the collector (`received` so far) and the listing's total."""
-
-
-def _created_key(item: Analysis) -> float:
-    created = created_of(item)
-    return created.timestamp() if created is not None else -math.inf
 
 
 def _offender_key(offender: Offender) -> float:

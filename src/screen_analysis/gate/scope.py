@@ -12,6 +12,7 @@ from screen_analysis.browse.when import (
     ScopeError,
     Window,
     created_of,
+    newest_key,
     parse_duration,
     parse_when,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "Scope",
     "Window",
     "created_of",
+    "newest_key",
     "parse_duration",
     "parse_when",
     "quoted",

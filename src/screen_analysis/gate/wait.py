@@ -27,7 +27,7 @@ from screen_analysis.api.errors import RateLimitError
 from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisStatus
 from screen_analysis.api.retry import backoff
 from screen_analysis.browse.clock import RETRYABLE, Clock
-from screen_analysis.gate.scope import Scope, created_of
+from screen_analysis.gate.scope import Scope, newest_key
 from screen_analysis.insight.collect import fill
 from screen_analysis.numbers import format_count
 
@@ -73,8 +73,8 @@ class _InFlight:
         self.pages += 1
         for item in items:
             if isinstance(item, Analysis) and self.scope.matches(item):
-                created = created_of(item)
-                self.found[item.id] = (created.timestamp() if created else 0.0, item.known_status)
+                # ranked as the gate ranks the N newest: an undated one the oldest
+                self.found[item.id] = (newest_key(item), item.known_status)
 
 
 async def in_flight(client: ScreenAnalysisClient, scope: Scope, sink: _InFlight) -> _InFlight:
