@@ -198,3 +198,41 @@ def test_a_baseline_is_read_count_by_count_and_its_faults_name_the_file(tmp_path
         str(missing.value)
         == f"cannot read baseline {tmp_path / 'nope.json'}: No such file or directory"
     )
+
+
+def test_the_scope_is_written_key_by_key_the_unset_ones_left_out_but_the_first_four() -> None:
+    from screen_analysis.browse.scope import read_scope
+    from screen_analysis.gate.document import scope_document
+
+    every = read_scope(
+        {
+            "project_id": ["proj_b", "proj_a"],
+            "status": "completed",
+            "label": "Checkout*",
+            "since": "2026-10-01",
+            "until": "2026-10-31",
+            "min_score": 40,
+            "max_score": 60,
+            "criteria": ["color_contrast < 50"],
+            "last": 20,
+        },
+        str,
+    ).at(NOW)
+    assert scope_document(every) == {
+        "project_id": None,
+        "label": "Checkout*",
+        "since": "2026-10-01T00:00:00Z",
+        "last": 20,
+        "projects": ["proj_a", "proj_b"],
+        "status": "completed",
+        "until": "2026-10-31T00:00:00Z",
+        "min_score": 40,
+        "max_score": 60,
+        "criteria": ["color_contrast < 50"],
+    }
+    assert scope_document(Scope()) == {
+        "project_id": None,
+        "label": None,
+        "since": None,
+        "last": None,
+    }

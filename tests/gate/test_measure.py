@@ -283,3 +283,10 @@ def test_a_self_check_of_many_scores_in_another_order_passes(tmp_path: Path) -> 
     and failed "drop 0.000 pts ≤ 0"."""
     scores = [40 + (n * 37) % 61 + (n % 7) / 10 for n in range(2000)] + [1e308, -1e308]
     _self_check(scores, tmp_path, list(reversed(range(len(scores)))))
+
+
+def test_a_status_not_seen_counts_zero() -> None:
+    scores = _scores_of([row(1, score=70), row(2, score=80)])
+    assert (scores.completed, scores.failed, scores.pending, scores.processing) == (2, 0, 0, 0)
+    failed = _scores_of([row(3, status="failed", score=None)])
+    assert (failed.completed, failed.failed, failed.pending, failed.processing) == (0, 1, 0, 0)

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from screen_analysis.api.models import CRITERIA, Criterion
+from screen_analysis.browse.scope import Scope as ViewScope
+from screen_analysis.browse.scope import read_scope
 from screen_analysis.gate import GateInputError, Kind, Source, build_spec, parse_when
 from screen_analysis.gate.scope import parse_duration
 from screen_analysis.gate.spec import SPEC_KEYS
@@ -364,3 +366,45 @@ def test_a_criterion_is_named_with_spaces_or_dashes_and_an_unknown_one_lists_all
     assert refused(min=("delight=3",)) == "--min: unknown criterion 'delight'; known: " + (
         ", ".join(c.value for c in CRITERIA)
     )
+
+
+def a_view(**values: object) -> ViewScope:
+    return read_scope(values, lambda key: f"view 'checkout': {key}")
+
+
+def test_a_views_scope_is_the_gates() -> None:
+    view = a_view(label="Checkout*", status="completed", max_score=60, project_id="proj_a")
+    spec = build_spec([Source({"min_score": 70})], now=NOW, view=view, view_name="checkout")
+    scope = spec.scope
+    assert (scope.label, scope.status, scope.project_id) == ("Checkout*", "completed", "proj_a")
+    assert (scope.min_score, scope.max_score) == (None, 60)
+    assert [a.kind for a in spec.assertions] == [Kind.MIN_SCORE]
+
+
+def test_the_options_replace_a_views_keys_and_keep_the_rest() -> None:
+    view = a_view(label="Checkout*", status="completed", max_score=60)
+    spec = build_spec(
+        [Source({"min_score": 70, "label": "Login*"})], now=NOW, view=view, view_name="checkout"
+    )
+    assert (spec.scope.label, spec.scope.status, spec.scope.max_score) == (
+        "Login*",
+        "completed",
+        60,
+    )
+
+
+@pytest.mark.parametrize(
+    "bounds", [{"min_score": 40, "max_score": 60}, {"min_score": 40}, {"max_score": 60}]
+)
+def test_a_score_range_given_replaces_the_views_bounds(bounds: dict[str, float]) -> None:
+    view = a_view(status="completed", **bounds)
+    spec = build_spec(
+        [Source({"min_score": 70, "score": "..80"})], now=NOW, view=view, view_name="checkout"
+    )
+    assert (spec.scope.min_score, spec.scope.max_score) == (None, 80)
+    assert spec.scope.status == "completed"
+
+
+def test_without_a_view_the_scope_is_the_options_alone() -> None:
+    spec = build_spec([Source({"min_score": 70, "score": "50.."})], now=NOW)
+    assert (spec.scope.min_score, spec.scope.max_score, spec.scope.label) == (50, None, None)
