@@ -49,10 +49,14 @@ def package_files() -> dict[str, set[str]]:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """The source archive and the wheel `uv build` makes from this checkout."""
-    out = tmp_path_factory.mktemp("dist")
+    return build(ROOT, tmp_path_factory.mktemp("dist"))
+
+
+def build(project: Path, out: Path) -> tuple[Path, Path]:
+    """The source archive and the wheel `uv build` makes of `project`, in `out`."""
     subprocess.run(
         ["uv", "build", "--quiet", "--out-dir", str(out)],
-        cwd=ROOT,
+        cwd=project,
         check=True,
         capture_output=True,
         timeout=300,
@@ -109,15 +113,7 @@ def test_a_link_to_the_sources_in_an_ignored_directory_leaves_the_build_whole(
     workspace = project / ".mutation" / "numbers"
     workspace.mkdir(parents=True)
     (workspace / "src").symlink_to(project / "src")
-    out = tmp_path / "dist"
-    subprocess.run(
-        ["uv", "build", "--quiet", "--out-dir", str(out)],
-        cwd=project,
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
-    (wheel,) = out.glob("*.whl")
+    _sdist, wheel = build(project, tmp_path / "dist")
     names = set(zipfile.ZipFile(wheel).namelist())
     wanted = package_files()
     assert not (wanted["modules"] | wanted["data"]) - names

@@ -4,12 +4,16 @@ the status and the heat map's colours) and without colour."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from rich.style import Style
 from textual.color import Color
+from textual.pilot import Pilot
+from textual.strip import Strip
 
 from screen_analysis.browse.columns import CRITERION_COLUMNS
 from screen_analysis.cli.root import cli
@@ -23,6 +27,7 @@ from screen_analysis.tui.themes import (
     LIGHT_THEME,
     user_theme_dir,
 )
+from screen_analysis.tui.widgets.table import AnalysesTable
 
 from .conftest import connection_to, make_app, notes_of, palette_offers, settled, wait_until
 
@@ -139,6 +144,19 @@ async def test_esc_in_the_picker_saves_nothing(tmp_path: Path, demo_server: Demo
     assert not (tmp_path / "config.toml").exists()
 
 
+async def cursor_rows(table: AnalysesTable, pilot: Pilot[Any]) -> AsyncIterator[tuple[int, Strip]]:
+    """The first four rows' lines, each drawn with the cursor on it."""
+    for row in (0, 1, 2, 3):
+        table.move_cursor(row)
+        await pilot.pause()
+        yield row, table.render_line(1 + row)
+
+
+def text_colours(strip: Strip) -> set[object]:
+    """The colours of a line's text (not of its blanks)."""
+    return {s.style.color for s in strip if s.text.strip() and s.style}
+
+
 @pytest.mark.parametrize("theme", [DEFAULT_THEME, LIGHT_THEME, HIGH_CONTRAST_THEME, "nord"])
 async def test_the_cursor_style_wins_over_the_status_colour(
     tmp_path: Path, demo_server: DemoServer, theme: str
@@ -150,11 +168,8 @@ async def test_the_cursor_style_wins_over_the_status_colour(
         await pilot.pause()
         table = screen.table
         cursor = table.get_component_rich_style("analyses-table--cursor")
-        for row in (0, 1, 2, 3):
-            table.move_cursor(row)
-            await pilot.pause()
-            strip = table.render_line(1 + row)
-            colours = {s.style.color for s in strip if s.text.strip() and s.style}
+        async for row, strip in cursor_rows(table, pilot):
+            colours = text_colours(strip)
             assert colours == {cursor.color}, (theme, row, colours)
             backgrounds = {s.style.bgcolor for s in strip if s.style}
             assert backgrounds == {cursor.bgcolor}
@@ -171,18 +186,15 @@ async def test_the_cursor_style_wins_over_the_heat_maps_colours(
         table = screen.table
         cursor = table.get_component_rich_style("analyses-table--cursor")
         shades = set()
-        for row in (0, 1, 2, 3):
-            table.move_cursor(row)
-            await pilot.pause()
-            strip = table.render_line(1 + row)
-            colours = {s.style.color for s in strip if s.text.strip() and s.style}
+        async for row, strip in cursor_rows(table, pilot):
+            colours = text_colours(strip)
             assert colours == {cursor.color}, (theme, row, colours)
             shades |= {c for c in strip.text if c in "░▒▓"}
         assert shades, "the shades still tell the tiers on the cursor's row"
         table.move_cursor(0)
         await pilot.pause()
         below = table.render_line(2)  # a row without the cursor keeps its tiers' colours
-        assert len({s.style.color for s in below if s.text.strip() and s.style}) > 1
+        assert len(text_colours(below)) > 1
 
 
 @pytest.mark.parametrize(

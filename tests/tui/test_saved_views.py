@@ -243,55 +243,32 @@ async def test_save_view_as_writes_the_config_keeping_its_comments(
     assert again.views["checkout"].columns == saved.columns  # C kept them with the view
 
 
-async def test_export_of_every_page_writes_the_views_rows(
-    tmp_path: Path, big_server: DemoServer, invoke: Invoke, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def export_every_page(
+    tmp_path: Path,
+    server: DemoServer,
+    monkeypatch: pytest.MonkeyPatch,
+    view: str,
+    file_name: str,
+    *,
+    unfinished: bool = False,
+) -> list[str]:
+    """The lines `e` writes to `file_name` for every page of `view` (`unfinished`: the
+    listing is not all loaded when `e` is pressed, so the app asks which rows)."""
     from screen_analysis.tui.dialogs.choice import ChoiceDialog
     from screen_analysis.tui.dialogs.prompt import PromptDialog
 
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.chdir(work)
-    app = app_with_views(tmp_path, big_server, view="checkout")
+    app = app_with_views(tmp_path, server, view=view)
     notes = notes_of(app, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:  # type: ignore[attr-defined]
         screen = await settled(pilot)
-        assert not screen.pager.done
+        if unfinished:
+            assert not screen.pager.done
         await pilot.press("e")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, PromptDialog))
-        pilot.app.screen.query_one("#export-path").value = "view.jsonl"
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ChoiceDialog))
-        await pilot.press("a")
-        await wait_until(pilot, lambda: notes.any("Wrote"))
-    written = (work / "view.jsonl").read_text(encoding="utf-8").splitlines()
-    monkeypatch.setenv("SCREEN_ANALYSIS_CONFIG", str(tmp_path / "config.toml"))
-    monkeypatch.setenv("SCREEN_ANALYSIS_BASE_URL", big_server.base_url)
-    monkeypatch.setenv("SCREEN_ANALYSIS_API_KEY", big_server.api_key)
-    args = ("analyses", "list", "--view", "checkout", "--all", "--format", "jsonl")
-    listed = await asyncio.to_thread(invoke, *args)
-    assert [json.loads(line) for line in written] == [
-        json.loads(line) for line in listed.stdout.splitlines()
-    ]
-    assert all(checkout_match(Analysis.model_validate(json.loads(line))) for line in written)
-
-
-async def test_a_csv_export_has_the_views_columns_as_the_command_lines(
-    tmp_path: Path, fresh_demo_server: DemoServer, invoke: Invoke, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from screen_analysis.tui.dialogs.choice import ChoiceDialog
-    from screen_analysis.tui.dialogs.prompt import PromptDialog
-
-    work = tmp_path / "work"
-    work.mkdir()
-    monkeypatch.chdir(work)
-    app = app_with_views(tmp_path, fresh_demo_server, view="contrast")
-    notes = notes_of(app, monkeypatch)
-    async with app.run_test(size=(120, 40)) as pilot:  # type: ignore[attr-defined]
-        await settled(pilot)
-        await pilot.press("e")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, PromptDialog))
-        pilot.app.screen.query_one("#export-path").value = "contrast.csv"
+        pilot.app.screen.query_one("#export-path").value = file_name
         await pilot.press("enter")
         await wait_until(
             pilot, lambda: isinstance(pilot.app.screen, ChoiceDialog) or notes.any("Wrote")
@@ -299,14 +276,50 @@ async def test_a_csv_export_has_the_views_columns_as_the_command_lines(
         if isinstance(pilot.app.screen, ChoiceDialog):
             await pilot.press("a")
         await wait_until(pilot, lambda: notes.any("Wrote"))
-    written = (work / "contrast.csv").read_text(encoding="utf-8").splitlines()
+    return (work / file_name).read_text(encoding="utf-8").splitlines()
+
+
+async def listed_by_the_command_line(
+    tmp_path: Path,
+    server: DemoServer,
+    invoke: Invoke,
+    monkeypatch: pytest.MonkeyPatch,
+    view: str,
+    fmt: str,
+) -> list[str]:
+    """The lines `analyses list --view VIEW --all --format FMT` prints."""
+    monkeypatch.setenv("SCREEN_ANALYSIS_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("SCREEN_ANALYSIS_BASE_URL", server.base_url)
+    monkeypatch.setenv("SCREEN_ANALYSIS_API_KEY", server.api_key)
+    args = ("analyses", "list", "--view", view, "--all", "--format", fmt)
+    listed = await asyncio.to_thread(invoke, *args)
+    return listed.stdout.splitlines()
+
+
+async def test_export_of_every_page_writes_the_views_rows(
+    tmp_path: Path, big_server: DemoServer, invoke: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    written = await export_every_page(
+        tmp_path, big_server, monkeypatch, "checkout", "view.jsonl", unfinished=True
+    )
+    listed = await listed_by_the_command_line(
+        tmp_path, big_server, invoke, monkeypatch, "checkout", "jsonl"
+    )
+    assert [json.loads(line) for line in written] == [json.loads(line) for line in listed]
+    assert all(checkout_match(Analysis.model_validate(json.loads(line))) for line in written)
+
+
+async def test_a_csv_export_has_the_views_columns_as_the_command_lines(
+    tmp_path: Path, fresh_demo_server: DemoServer, invoke: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    written = await export_every_page(
+        tmp_path, fresh_demo_server, monkeypatch, "contrast", "contrast.csv"
+    )
     # The view's columns, by the API's names, the id first to lead back to each analysis.
     assert written[0] == "id,status,score,label,color_contrast,visual_clarity"
     assert len(written) > 1
     assert all(float(row.split(",")[4]) < 50 for row in written[1:])
-    monkeypatch.setenv("SCREEN_ANALYSIS_CONFIG", str(tmp_path / "config.toml"))
-    monkeypatch.setenv("SCREEN_ANALYSIS_BASE_URL", fresh_demo_server.base_url)
-    monkeypatch.setenv("SCREEN_ANALYSIS_API_KEY", fresh_demo_server.api_key)
-    args = ("analyses", "list", "--view", "contrast", "--all", "--format", "csv")
-    listed = await asyncio.to_thread(invoke, *args)
-    assert listed.stdout.splitlines() == written
+    listed = await listed_by_the_command_line(
+        tmp_path, fresh_demo_server, invoke, monkeypatch, "contrast", "csv"
+    )
+    assert listed == written

@@ -12,12 +12,14 @@ from textual.app import App
 from screen_analysis.tui.workers import Workers
 
 
+async def start(started: list[int], number: int) -> None:
+    """Work that says it started."""
+    started.append(number)
+
+
 async def test_work_replaced_before_it_started_never_runs_and_leaves_nothing_unawaited() -> None:
     started: list[int] = []
-
-    async def page(number: int) -> None:
-        started.append(number)
-
+    page = partial(start, started)
     app: App[None] = App()
     async with app.run_test():
         workers = Workers(app.screen)
@@ -35,10 +37,7 @@ async def test_work_replaced_before_it_started_never_runs_and_leaves_nothing_una
 
 async def test_work_beside_another_runs_too() -> None:
     started: list[int] = []
-
-    async def page(number: int) -> None:
-        started.append(number)
-
+    page = partial(start, started)
     app: App[None] = App()
     async with app.run_test():
         workers = Workers(app.screen)

@@ -162,7 +162,7 @@ def make_raw_writer(fmt: str, out: TextIO, fields: Sequence[str] | None = None) 
     if fmt == "json":
         return JsonArrayWriter(out)
     if fmt == "csv":
-        return CsvWriter(out) if fields is None else CsvWriter(out, fields)
+        return CsvWriter(out, CSV_COLUMNS if fields is None else fields)
     raise ValueError(f"no raw writer for {fmt!r}")
 
 

@@ -25,7 +25,7 @@ from textual.worker import get_current_worker
 
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.models import AnalysisItem
-from screen_analysis.api.writers import CsvWriter, JsonLinesWriter, RawWriter, raw_of
+from screen_analysis.api.writers import RawWriter, make_raw_writer, raw_of
 from screen_analysis.browse import ViewKey
 from screen_analysis.browse.columns import csv_fields
 from screen_analysis.browse.order import SERVER_ORDER, SortOrder, sort_key
@@ -58,11 +58,9 @@ def export_format(path: Path) -> str | None:
 
 
 def make_export_writer(fmt: str, out: TextIO, columns: Sequence[str] | None = None) -> RawWriter:
-    """The writer for an export format (the same as `analyses list --format`); a CSV
-    writes the view's `columns` when it chose some."""
-    if fmt != "csv":
-        return JsonLinesWriter(out)
-    return CsvWriter(out) if columns is None else CsvWriter(out, csv_fields(columns))
+    """The writer for an export format (`analyses list --format`'s); a CSV writes the
+    view's `columns` when it chose some."""
+    return make_raw_writer(fmt, out, None if columns is None else csv_fields(columns))
 
 
 def write_rows(
