@@ -157,8 +157,15 @@ async def overview_at(tmp_path: Path, server: DemoServer, size: tuple[int, int])
         histogram = screen.query_one("#histogram", ColumnChart)
         timeline = screen.query_one("#timeline", ColumnChart)
         body = screen.query_one("#overview-body")
-        if size[1] >= 40:  # the charts are sized once the read overview is laid out
-            await wait_until(pilot, lambda: body.max_scroll_y == 0)
+        if size[1] >= 40:
+            # The charts are sized once the read overview is laid out, and again as its
+            # panels fill in: wait for the fit, not for the first layout without overflow.
+            await wait_until(
+                pilot,
+                lambda: body.max_scroll_y == 0
+                and histogram.plot_height > MIN_HISTOGRAM_ROWS
+                and timeline.plot_height > MIN_TIMELINE_ROWS,
+            )
         await pilot.pause()
         return histogram.plot_height, timeline.plot_height, body.max_scroll_y
 
