@@ -153,6 +153,24 @@ def invoke() -> Invoke:
     return run
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """`-n auto` in the first tier: two processes a core. Most of its tests wait about as
+    long as they compute (for a server over loopback, for the app's next frame), and a
+    second process on each core runs while the first waits. The e2e tier, whose real
+    terminals and browser are the ones that mind a crowded machine, keeps xdist's one a
+    core, and so does a count set in PYTEST_XDIST_AUTO_NUM_WORKERS."""
+    asked = config.getoption("markexpr") or ""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") or (
+        "e2e" in asked and "not e2e" not in asked
+    ):
+        return None
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return min(2 * (cores or 1), MOST_WORKERS)
+
+
+MOST_WORKERS = 16  # past this, starting and collecting in each process outweighs the waits
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests that leave the keyring locked run last, whatever file they are in; tests that
