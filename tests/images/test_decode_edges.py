@@ -77,18 +77,53 @@ def test_a_jpeg_is_drafted_at_the_scale_of_its_box() -> None:
     assert ours.size == target and ImageChops.difference(ours, theirs).getbbox() is None
 
 
-def _png_header_only(width: int, height: int) -> bytes:
+def _png_header_only(
+    width: int, height: int, depth: int = 8, colour: int = 0, interlace: int = 0
+) -> bytes:
+    """A PNG declaring `width`×`height` pixels (8-bit grey unless told), with 1 KiB of rows."""
+
     def chunk(kind: bytes, body: bytes) -> bytes:
         crc = zlib.crc32(kind + body)
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
 
-    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)  # 8-bit grey
+    header = struct.pack(">IIBBBBB", width, height, depth, colour, 0, 0, interlace)
+    palette = chunk(b"PLTE", bytes(range(6))) if colour == 3 else b""
     rows = zlib.compress(b"\x00" * 1024)
     return (
-        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", rows) + chunk(b"IEND", b"")
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + palette
+        + chunk(b"IDAT", rows)
+        + chunk(b"IEND", b"")
     )
 
 
 def test_rows_too_wide_to_read_a_band_of_are_refused_before_any_pixel() -> None:
     width = 64 * 1024 * 1024 // 4 + 1  # one band row would take more than 64 MiB
     assert _reason(_png_header_only(width, 1), (100, 100)) == f"too large (rows of {width} pixels)"
+
+
+WHOLE = "too large to decode whole"
+
+
+@pytest.mark.parametrize(
+    ("declared", "says"),
+    [
+        # (width, height, bit depth, colour type): interlaced, so decoded whole. 36 MP at
+        # the one byte a pixel of 1-bit grey, grey and palette; 2 bytes of 16-bit grey;
+        # 4 of RGB: within 64 MiB the decode goes ahead (and finds the rows missing).
+        ((8000, 4500, 1, 0), "damaged image"),
+        ((8000, 4500, 8, 0), "damaged image"),
+        ((8000, 4500, 8, 3), "damaged image"),
+        ((6000, 4000, 16, 0), "damaged image"),
+        ((4096, 4096, 8, 2), "damaged image"),  # 64 MiB met exactly
+        ((4096, 4097, 8, 2), f"{WHOLE} (4096×4097 pixels)"),
+        ((4500, 4000, 8, 4), f"{WHOLE} (4500×4000 pixels)"),  # grey and alpha: 4 bytes
+    ],
+)
+def test_a_whole_decode_counts_the_bytes_its_mode_takes(
+    declared: tuple[int, int, int, int], says: str
+) -> None:
+    """What may be decoded whole is counted in the bytes Pillow holds a pixel of that mode
+    in, before any pixel is read: a 36-megapixel grey screenshot is shown, not refused."""
+    assert _reason(_png_header_only(*declared, interlace=1), (100, 100)) == says
