@@ -16,7 +16,9 @@ from screen_analysis.gate import (
     GateInputError,
     Scope,
     ScopeCollector,
+    Source,
     Window,
+    build_spec,
     measure,
     parse_when,
 )
@@ -195,3 +197,11 @@ def test_a_naive_creation_time_is_utc_and_no_label_is_an_empty_one() -> None:
     unlabelled = row(2).model_copy(update={"label": None})
     assert not Scope(label="?*").matches_label(unlabelled)
     assert Scope(label="*").matches_label(unlabelled)
+
+
+def test_a_check_told_not_to_wait_does_not_wait() -> None:
+    """`wait = false` in a check's table, or given after a table that says true."""
+    table = Source({"min_score": 1, "wait": True}, "[checks.x] of c.toml")
+    assert build_spec([Source({"min_score": 1, "wait": False})], now=NOW).wait is False
+    assert build_spec([table, Source({"wait": False})], now=NOW).wait is False
+    assert build_spec([table], now=NOW).wait is True
