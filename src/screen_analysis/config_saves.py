@@ -90,8 +90,8 @@ def _save_values(
         config_tables(document.unwrap(), path)  # a value of the wrong kind: nothing written
         table: Any = document
         names = ([] if profile is None else ["profiles", profile]) + list(within)
-        for depth, key in enumerate(names):
-            table = _table_in(table, key, super_table=depth < len(names) - 1)
+        for key in names:
+            table = _table_in(table, key)
         if exact:
             for key in [key for key in table if key not in wanted]:
                 del table[key]
@@ -112,18 +112,18 @@ def _save_values(
     update_text(path, change)
 
 
-def _table_in(parent: Any, key: str, *, super_table: bool) -> Any:
+def _table_in(parent: Any, key: str) -> Any:
     """`parent[key]`, made when missing: inline in an inline table (a table header cannot go
-    inside one), else a table with its own header (none of its own when `super_table`,
-    where only a table within it has keys). What is there is a table: `config_tables` has
-    refused the file otherwise."""
+    inside one), else a table (tomlkit writes one that holds only tables without a header
+    of its own: `[profiles.work.views.mine]`, no `[profiles]`). What is there is a table:
+    `config_tables` has refused the file otherwise."""
     import tomlkit
     from tomlkit.items import InlineTable
 
     table = parent.get(key)
     if table is None:
-        new = tomlkit.table(is_super_table=super_table)
-        parent[key] = table = tomlkit.inline_table() if isinstance(parent, InlineTable) else new
+        new = tomlkit.inline_table() if isinstance(parent, InlineTable) else tomlkit.table()
+        parent[key] = table = new
     return table
 
 
