@@ -55,7 +55,7 @@ def test_an_image_one_pixel_wide_or_high_is_shown(size: tuple[int, int]) -> None
     assert prepare(png_bytes(size), (20, 20)).size == fit(size, (20, 20))
 
 
-@pytest.mark.parametrize("size", [(3000, 200), (200, 3000)])
+@pytest.mark.parametrize("size", [(3000, 200), (200, 3000), (600, 5), (5, 600)])
 @pytest.mark.parametrize("box", [(100, 100), (300, 90)])
 def test_long_thin_images_come_out_as_pillows_own_resize_makes_them(
     size: tuple[int, int], box: tuple[int, int]
@@ -64,6 +64,13 @@ def test_long_thin_images_come_out_as_pillows_own_resize_makes_them(
     ours = prepare(_encoded(noise, "PNG"), box)
     theirs = noise.resize(fit(size, box), Image.Resampling.LANCZOS, reducing_gap=3.0)
     assert ImageChops.difference(ours, theirs).getbbox() is None
+
+
+def test_a_box_nearly_as_large_as_a_large_image_is_filled() -> None:
+    """4 megapixels and a bit into an 1100-pixel box: the reduction the canvas bound asks
+    for (2) is more than the box leaves room for (2001 // 1100 = 1), so none is made."""
+    image = Image.new("RGB", (2001, 2001), (200, 30, 60))
+    assert prepare(_encoded(image, "PNG"), (1100, 1100)).size == (1100, 1100)
 
 
 def test_a_jpeg_is_drafted_at_the_scale_of_its_box() -> None:
