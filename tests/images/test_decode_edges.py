@@ -108,6 +108,17 @@ def _png_header_only(
 def test_rows_too_wide_to_read_a_band_of_are_refused_before_any_pixel() -> None:
     width = 64 * 1024 * 1024 // 4 + 1  # one band row would take more than 64 MiB
     assert _reason(_png_header_only(width, 1), (100, 100)) == f"too large (rows of {width} pixels)"
+    exact = 64 * 1024 * 1024 // 4  # one band row of exactly 64 MiB is read (and found short)
+    assert _reason(_png_header_only(exact, 1), (100, 100)) == "damaged image"
+
+
+def test_a_band_of_rows_reduced_together_counts_every_row() -> None:
+    """9 million pixels wide, 6 high, into a 100-pixel box: rows are reduced four at a
+    time, and four such rows are more than a band may take."""
+    width = 9_000_000
+    data = _png_header_only(width, 6)
+    says = _reason(data, (100, 100), max_pixels=10**8)
+    assert says == f"too large (rows of {width} pixels)"
 
 
 WHOLE = "too large to decode whole"
