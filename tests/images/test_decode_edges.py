@@ -85,9 +85,17 @@ def test_a_jpeg_is_drafted_at_the_scale_of_its_box() -> None:
 
 
 def _png_header_only(
-    width: int, height: int, depth: int = 8, colour: int = 0, interlace: int = 0
+    width: int,
+    height: int,
+    depth: int = 8,
+    colour: int = 0,
+    interlace: int = 0,
+    *,
+    before: bytes = b"",
+    after: bytes = b"",
 ) -> bytes:
-    """A PNG declaring `width`×`height` pixels (8-bit grey unless told), with 1 KiB of rows."""
+    """A PNG declaring `width`×`height` pixels (8-bit grey unless told), with 1 KiB of rows;
+    `before` goes before its IDAT, `after` after its IEND."""
 
     def chunk(kind: bytes, body: bytes) -> bytes:
         crc = zlib.crc32(kind + body)
@@ -100,8 +108,10 @@ def _png_header_only(
         b"\x89PNG\r\n\x1a\n"
         + chunk(b"IHDR", header)
         + palette
+        + before
         + chunk(b"IDAT", rows)
         + chunk(b"IEND", b"")
+        + after
     )
 
 
@@ -145,3 +155,42 @@ def test_a_whole_decode_counts_the_bytes_its_mode_takes(
     """What may be decoded whole is counted in the bytes Pillow holds a pixel of that mode
     in, before any pixel is read: a 36-megapixel grey screenshot is shown, not refused."""
     assert _reason(_png_header_only(*declared, interlace=1), (100, 100)) == says
+
+
+def _text(body: bytes) -> bytes:
+    return (
+        struct.pack(">I", len(body))
+        + b"tEXt"
+        + body
+        + struct.pack(">I", zlib.crc32(b"tEXt" + body))
+    )
+
+
+@pytest.mark.parametrize(
+    ("declared", "options"),
+    [
+        ((4500, 4000), {"before": _text(b"Software\0shot")}),  # 13 bytes, as an IHDR
+        ((4500, 4000), {"before": _text(b"Comment\0" + b"x" * 40)}),
+        ((4500, 4000), {"after": b"\xff\xff\xff\xffjunk"}),  # bytes after IEND
+        ((1, 17_000_000), {}),  # one pixel wide
+    ],
+)
+def test_a_large_png_is_read_in_bands_whatever_its_other_chunks(
+    declared: tuple[int, int], options: dict[str, bytes]
+) -> None:
+    """An RGB PNG of 18 or 17 megapixels is more than may be decoded whole (72 MB): read in
+    bands it goes ahead (and finds its rows missing), whatever chunks it carries besides,
+    and one pixel wide too."""
+    data = _png_header_only(*declared, colour=2, **options)  # type: ignore[arg-type]
+    assert _reason(data, (100, 100)) == "damaged image"
+
+
+def test_an_image_fits_the_narrower_side_of_its_box() -> None:
+    assert prepare(png_bytes((200, 100)), (50, 100)).size == fit((200, 100), (50, 100)) == (50, 25)
+    assert prepare(png_bytes((100, 200)), (100, 50)).size == (25, 50)
+
+
+def test_a_chunk_declaring_more_than_2_gib_is_a_damaged_image() -> None:
+    data = _encoded(Image.effect_noise((60, 40), 64).convert("RGB"), "PNG")
+    huge = b"\x80\x00\x00\x00zzZz" + bytes(8)  # 2^31 bytes declared, 8 there
+    assert _reason(data[:-12] + huge + data[-12:], (30, 20)) == "damaged image"
