@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from screen_analysis.config import ConfigError, load_settings
-from screen_analysis.config_saves import save_view_table
+from screen_analysis.config_saves import save_profile_values, save_view_table
 
 CONFIG = """\
 notify = ["bell"]
@@ -83,3 +83,57 @@ def test_a_view_is_not_saved_into_what_is_not_a_table_in_the_reads_words(
         save_view_table(path, None, "weak", {"label": "x"})
     assert str(raised.value) == f"config file {path}: {name}: should be a table, not a number"
     assert path.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'profiles = {work = {base_url = "https://a.example"}}\n',
+        'profiles.work = {base_url = "https://a.example"}\n',
+        '[profiles]\nwork = {base_url = "https://a.example"}\n',
+    ],
+)
+def test_a_view_of_a_profile_written_inline_is_saved_inline(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    save_view_table(path, "work", "mine", {"status": "failed"})
+    save_view_table(path, "other", "theirs", {"max_score": 50})
+    work = load_settings(config_path=path, environ={}, profile="work")
+    assert work.views == {"mine": {"status": "failed"}}
+    assert work.base_url == "https://a.example"
+    other = load_settings(config_path=path, environ={}, profile="other")
+    assert other.views == {"theirs": {"max_score": 50}}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'profiles.work.base_url = "https://a.example"\nprofiles.work.theme = "x"\n',
+        '[profiles]\nwork.base_url = "https://a.example"\n',
+    ],
+)
+def test_a_view_that_would_not_read_back_among_dotted_keys_is_refused(
+    tmp_path: Path, text: str
+) -> None:
+    # tomlkit writes the new [profiles.work.views.mine] header before the profile's dotted
+    # keys (which then belong to the view) or outside [profiles]: nothing is written.
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as raised:
+        save_view_table(path, "work", "mine", {"status": "failed"})
+    assert str(raised.value) == (
+        f"cannot save profiles.work.views.mine to config file {path}: among its dotted keys "
+        "it would not read back as saved (write them under [table] headers)"
+    )
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_dotted_keys_that_read_back_take_a_save(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('profiles.work.theme = "x"\n[views]\nmine.status = "failed"\n', "utf-8")
+    save_view_table(path, None, "theirs", {"max_score": 50})
+    save_profile_values(path, "work", base_url="https://a.example")
+    settings = load_settings(config_path=path, environ={})
+    assert settings.views == {"mine": {"status": "failed"}, "theirs": {"max_score": 50}}
+    work = load_settings(config_path=path, environ={}, profile="work")
+    assert (work.theme, work.base_url) == ("x", "https://a.example")

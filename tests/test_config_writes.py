@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from screen_analysis.config import ConfigError, load_settings
-from screen_analysis.config_saves import save_config_values
+from screen_analysis.config_saves import base_url_saved, save_config_values
 
 USER_FILE = """\
 # My screen-analysis settings
@@ -99,3 +99,11 @@ def test_the_file_keeps_its_permissions(tmp_path: Path) -> None:
     config.chmod(0o640)
     save_config_values(config, theme="screen-analysis-light")
     assert config.stat().st_mode & 0o777 == 0o640
+
+
+def test_a_file_without_profiles_has_no_profiles_base_url_saved(tmp_path: Path) -> None:
+    """`login --profile work` on a config that has no profiles yet: the URL is saved."""
+    path = tmp_path / "config.toml"
+    path.write_text('base_url = "https://a.example"\n', encoding="utf-8")
+    assert base_url_saved(path, "https://a.example") is True
+    assert base_url_saved(path, "https://a.example", profile="work") is False

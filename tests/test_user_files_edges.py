@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from filelock import FileLock
-from tests.support.hostile_files import full_disk
+from tests.support.hostile_files import full_disk, no_files_left
 
 from screen_analysis import user_files
 from screen_analysis.user_files import (
@@ -275,3 +275,14 @@ def test_a_full_disk_names_the_file_in_every_writer(tmp_path: Path) -> None:
             write_atomic(path, "y" * 100_000)
         assert str(info.value) == f"cannot write {path}: No space left on device"
         assert info.value.filename == str(path)
+
+
+def test_a_check_that_cannot_make_its_file_names_the_file(tmp_path: Path) -> None:
+    """The lock is had (its file was there), but no file can be made beside it: a file
+    system out of files, for `login`'s check before it stores a key."""
+    with no_files_left(tmp_path / "disk", keep=(".config.toml.lock",)) as disk:
+        path = disk / "config.toml"
+        with pytest.raises(UserFileError) as info:
+            check_writable(path)
+    assert str(info.value) == f"cannot write {path}: No space left on device"
+    assert info.value.filename == str(path)

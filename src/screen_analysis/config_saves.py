@@ -89,30 +89,41 @@ def _save_values(
             raise ConfigError(f"cannot read config file {path}: {exc}") from exc
         config_tables(document.unwrap(), path)  # a value of the wrong kind: nothing written
         table: Any = document
-        if profile is not None:
-            profiles = _table_in(document, "profiles", tomlkit.table(is_super_table=True), path)
-            table = _table_in(profiles, profile, tomlkit.table(), path, f"profiles.{profile}")
-        for depth, key in enumerate(within):
-            new = tomlkit.table(is_super_table=depth < len(within) - 1)
-            table = _table_in(table, key, new, path, ".".join(within[: depth + 1]))
+        names = ([] if profile is None else ["profiles", profile]) + list(within)
+        for key in names:
+            table = _table_in(table, key)
         if exact:
             for key in [key for key in table if key not in wanted]:
                 del table[key]
         for key, value in wanted.items():
             if table.get(key) != value:
                 table[key] = value
-        return tomlkit.dumps(document)
+        written = tomlkit.dumps(document)
+        # tomlkit can lay a new table out where it reads back elsewhere (among dotted keys,
+        # `profiles.work.theme = ...`): such a save would move the user's values.
+        if _parse(written, path) != document.unwrap():
+            where = ".".join(names) or "the top level"
+            raise ConfigError(
+                f"cannot save {where} to config file {path}: among its dotted keys it would "
+                "not read back as saved (write them under [table] headers)"
+            )
+        return written
 
     update_text(path, change)
 
 
-def _table_in(parent: Any, key: str, new: Any, path: Path, name: str | None = None) -> Any:
-    """`parent[key]`, made as `new` when missing; ConfigError when it is not a table."""
+def _table_in(parent: Any, key: str) -> Any:
+    """`parent[key]`, made when missing: inline in an inline table (a table header cannot go
+    inside one), else a table (tomlkit writes one that holds only tables without a header
+    of its own: `[profiles.work.views.mine]`, no `[profiles]`). What is there is a table:
+    `config_tables` has refused the file otherwise."""
+    import tomlkit
+    from tomlkit.items import InlineTable
+
     table = parent.get(key)
     if table is None:
+        new = tomlkit.inline_table() if isinstance(parent, InlineTable) else tomlkit.table()
         parent[key] = table = new
-    if not isinstance(table, dict):
-        raise ConfigError(f"config file {path}: '{name or key}' is not a table")
     return table
 
 

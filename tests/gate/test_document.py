@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from tests.gate.test_measure import NOW, row
 
+from screen_analysis.file_reads import NESTED_TOO_DEEP
 from screen_analysis.gate import (
     GateInputError,
     Scope,
@@ -236,3 +237,15 @@ def test_the_scope_is_written_key_by_key_the_unset_ones_left_out_but_the_first_f
         "since": None,
         "last": None,
     }
+
+
+@pytest.mark.parametrize("depth", [33, 100_000])
+def test_a_baseline_nested_too_deep_is_refused_in_the_reads_words(
+    tmp_path: Path, depth: int
+) -> None:
+    """33 levels: past the limit; 100,000: past what the JSON reader itself can nest."""
+    path = tmp_path / "base.json"
+    path.write_text("[" * depth + "]" * depth, encoding="utf-8")
+    with pytest.raises(GateInputError) as refused:
+        read_baseline(path)
+    assert str(refused.value) == f"cannot read baseline {path}: {NESTED_TOO_DEEP}"

@@ -10,12 +10,15 @@ from tests.conftest import DEMO_NOW, demo_config
 from tests.gate.test_measure import NOW, row
 
 from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.api.models import AnalysisStatus
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.gate import (
     GateInputError,
     Scope,
     ScopeCollector,
+    Source,
     Window,
+    build_spec,
     measure,
     parse_when,
 )
@@ -124,6 +127,26 @@ def test_a_wait_that_ran_out_records_what_was_still_being_scored() -> None:
     assert failed["waiting"]["last_poll_failed"] == "503" and failed["name"] is None
 
 
+def test_a_wait_cut_off_before_any_poll_read_both_listings_says_unknown_not_zero() -> None:
+    """A CI reading `waiting.analyses: 0` would take it that nothing was left to score."""
+    state = WaitState(waiting=0, pending=0, processing=0, elapsed=1.0, timeout=1, rounds=1)
+    waiting = timeout_document(None, Scope(), state, NOW)["waiting"]
+    assert (waiting["analyses"], waiting["pending"], waiting["processing"]) == (None, None, None)
+
+
+async def test_a_scope_of_one_status_reads_only_that_status_listing(
+    demo_server: DemoServer,
+) -> None:
+    project = demo_server.store.projects()[0].id
+    failed = demo_server.store.count_analyses(project, "failed")
+    assert 0 < failed < demo_server.store.count_analyses(project, None)
+    async with ScreenAnalysisClient(
+        demo_server.base_url, SecretStr(demo_server.api_key), max_retries=0
+    ) as client:
+        measured = await measure(client, Scope(project_id=project, status=AnalysisStatus.FAILED))
+    assert measured.received == measured.scores.analyses == measured.scores.failed == failed
+
+
 async def test_one_walk_measures_the_scope_and_its_baseline_window_page_by_page(
     fresh_demo_server: DemoServer,
 ) -> None:
@@ -174,3 +197,11 @@ def test_a_naive_creation_time_is_utc_and_no_label_is_an_empty_one() -> None:
     unlabelled = row(2).model_copy(update={"label": None})
     assert not Scope(label="?*").matches_label(unlabelled)
     assert Scope(label="*").matches_label(unlabelled)
+
+
+def test_a_check_told_not_to_wait_does_not_wait() -> None:
+    """`wait = false` in a check's table, or given after a table that says true."""
+    table = Source({"min_score": 1, "wait": True}, "[checks.x] of c.toml")
+    assert build_spec([Source({"min_score": 1, "wait": False})], now=NOW).wait is False
+    assert build_spec([table, Source({"wait": False})], now=NOW).wait is False
+    assert build_spec([table], now=NOW).wait is True

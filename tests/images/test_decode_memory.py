@@ -1,6 +1,7 @@
 """An image is decoded no larger than the box it fills needs: a PNG of a few dozen kilobytes
 that declares 40 megapixels stays far below its pixels' size, measured in a fresh process
-(the figure of `benchmarks/decode_memory.py`)."""
+(the figure of `benchmarks/decode_memory.py`); the bands give a whole decode's pixels, and
+what they cannot read (a stream cut short, chunks that do not add up) is left to it."""
 
 from __future__ import annotations
 
@@ -76,3 +77,25 @@ def test_what_must_be_decoded_whole_is_refused_past_the_budget() -> None:
     data = _png(Image.new("I;16", (8000, 5000)))
     with pytest.raises(ImageDecodeError, match="too large to decode whole"):
         prepare(data, (200, 100))
+
+
+def _grey_png() -> tuple[bytes, bytes]:
+    """A small grey PNG, and its rows' zlib stream."""
+    data = _png(Image.effect_noise((60, 40), 64).convert("L"))
+    layout = png_layout(data)
+    assert layout is not None
+    return data, layout.pixels
+
+
+def test_chunks_that_do_not_add_up_are_left_to_a_whole_decode() -> None:
+    """Each is shown, or refused, as Pillow's whole decode finds it: an IHDR longer than its
+    13 bytes and a file without IEND are shown; one cut off after a chunk's length and type
+    is damaged."""
+    data, pixels = _grey_png()
+    header = struct.pack(">IIBBBBB", 60, 40, 8, 0, 0, 0, 0)
+    long_header = data[:8] + _chunk(b"IHDR", header + b"\0") + _chunk(b"IDAT", pixels)
+    assert prepare(long_header + _chunk(b"IEND", b""), (30, 20)).size == (30, 20)
+    without_end = data[: -len(_chunk(b"IEND", b""))]
+    assert prepare(without_end, (30, 20)).size == (30, 20)
+    with pytest.raises(ImageDecodeError, match="damaged image"):
+        prepare(without_end + b"\x00\x00\x00\x10IDAT", (30, 20))

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from tests.support.hostile_files import read_only_folder
+
 from screen_analysis.images.disk import DiskCache
 
 
@@ -73,3 +75,27 @@ def test_an_entry_whose_bytes_are_gone_is_a_quiet_miss(tmp_path: Path) -> None:
     cache.put("u2", b"x", etag=None)
     cache._paths("u2")[0].unlink()
     assert cache.get("u2") is None and not cache._paths("u2")[1].exists()
+
+
+def test_a_cache_filled_to_its_cap_exactly_keeps_every_entry(tmp_path: Path) -> None:
+    def fill(root: Path, cap: int) -> DiskCache:
+        cache = DiskCache(root, max_bytes=cap, clock=lambda: 1000.0)
+        cache.put("a", b"A" * 300, etag=None)
+        cache.put("b", b"B" * 300, etag=None)
+        return cache
+
+    sizes = [p.stat().st_size for p in fill(tmp_path / "measure", 10**6).root.iterdir()]
+    at_cap = fill(tmp_path / "exact", sum(sizes))
+    assert at_cap.get("a") is not None and at_cap.get("b") is not None
+    over = fill(tmp_path / "over", sum(sizes) - 1)
+    assert sum(p.stat().st_size for p in over.root.iterdir()) <= (sum(sizes) - 1) * 0.9
+
+
+def test_a_cache_on_a_read_only_file_system_still_serves_what_it_holds(tmp_path: Path) -> None:
+    """A kept image is marked as used by its record's time; where that cannot be written
+    (a cache shared read-only), the image is still given."""
+    cache = DiskCache(tmp_path / "cache", clock=lambda: 1000.0)
+    cache.put("u", b"bytes", etag='"v1"')
+    with read_only_folder(cache.root):
+        entry = cache.get("u")
+    assert entry is not None and entry.data == b"bytes" and entry.etag == '"v1"'

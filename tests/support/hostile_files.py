@@ -2,9 +2,9 @@
 
 Root ignores file permissions, so a `chmod` proves nothing under root. These fixtures use
 what the kernel refuses to everyone: a read-only bind mount (EROFS) and a tiny tmpfs
-(ENOSPC). Both need the right to mount (root in most CI containers); elsewhere the
-read-only folder falls back to permissions (which bind a user that is not root) and the
-full disk is skipped.
+(ENOSPC: out of bytes, or out of files). Both need the right to mount (root in most CI
+containers); elsewhere the read-only folder falls back to permissions (which bind a user
+that is not root) and the full disks are skipped.
 """
 
 from __future__ import annotations
@@ -64,6 +64,25 @@ def full_disk(folder: Path, size: str = "64k") -> Iterator[Path]:
             while True:
                 stream.write(b"\0" * 4096)
                 stream.flush()
+        yield folder
+    finally:
+        _unmount(folder)
+
+
+@contextlib.contextmanager
+def no_files_left(folder: Path, *, keep: tuple[str, ...] = ()) -> Iterator[Path]:
+    """`folder` as a tmpfs that can hold no more files (ENOSPC on a create; bytes are left):
+    the files named in `keep` are made first, and stay writable. Skips the test where
+    mounting is not allowed."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if not _mount("-t", "tmpfs", "-o", "size=1m,nr_inodes=32", "tmpfs", str(folder)):
+        pytest.skip("a tmpfs cannot be mounted here (not root)")
+    try:
+        for name in keep:
+            (folder / name).touch()
+        with contextlib.suppress(OSError):
+            for index in range(64):
+                (folder / f".filler{index}").touch()
         yield folder
     finally:
         _unmount(folder)
