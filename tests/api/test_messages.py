@@ -115,6 +115,7 @@ def test_deeply_nested_json_does_not_raise() -> None:
         (_json({"errors": [{"message": "bad", "param": "limit"}]}), "limit: bad"),
         (_json({"errors": [{"message": "bad", "loc": 3}]}), "3: bad"),
         (_json({"errors": [{"message": "bad", "field": ""}]}), "bad"),
+        (_json({"errors": [{"msg": "bad", "loc": [""]}]}), "bad"),
         (_json({"errors": [{"message": "bad"}]}), "bad"),
         (_json({"errors": [{"field": "status"}, "the second"]}), "the second"),
         (_json({"errors": [str(n) for n in range(1, 8)]}), "1; 2; 3; 4; 5"),
