@@ -9,7 +9,8 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.api.support import MakeClient, RecordedSleep, logged_requests, no_requests_since
+from tests.api.support import MakeClient, RecordedSleep, logged_requests
+from tests.support.scripted_server import Reply, ScriptedServer
 
 from screen_analysis.api import (
     APIConnectionError,
@@ -24,6 +25,7 @@ from screen_analysis.api import (
 from screen_analysis.api.responses import timeout_error, transport_message
 from screen_analysis.api.timeouts import Timeouts
 from screen_analysis.demo.runner import DemoServer
+from screen_analysis.numbers import format_count
 from screen_analysis.secret import SecretStr
 
 
@@ -91,13 +93,22 @@ async def test_the_next_page_is_asked_ahead_only_with_prefetch(
     client = make_client(fresh_demo_server)
     async with client.iter_pages(limit=1) as walked:
         await anext(aiter(walked))
-        assert await no_requests_since(fresh_demo_server, 1)
+        # Another request, answered: a page asked ahead would have gone out before it ends.
+        await client.list_analyses(limit=1)
+        assert [r.query for r in await logged_requests(fresh_demo_server, 2)] == [
+            {"limit": "1"},
+            {"limit": "1"},
+        ]
     async with client.iter_pages(limit=1, prefetch=True) as ahead:
         await anext(aiter(ahead))
-        assert len(await logged_requests(fresh_demo_server, 3)) == 3
+        assert len(await logged_requests(fresh_demo_server, 4)) == 4
+    async with client.iter_raw_pages(limit=1) as raw:
+        await anext(aiter(raw))
+        await client.list_analyses(limit=1)
+        assert len(await logged_requests(fresh_demo_server, 6)) == 6
     async with client.iter_raw_pages(limit=1, prefetch=True) as raw_ahead:
         await anext(aiter(raw_ahead))
-        assert len(await logged_requests(fresh_demo_server, 5)) == 5
+        assert len(await logged_requests(fresh_demo_server, 8)) == 8
 
 
 async def test_a_dedup_window_lets_a_row_seen_long_ago_through(
@@ -207,6 +218,31 @@ async def test_a_body_of_exactly_the_cap_is_read_and_one_byte_more_is_not(
         f"response of {len(body)} bytes exceeds the {len(body) - 1}-byte limit; not read"
     )
     assert caught.value.status_code == 200
+    assert caught.value.request == "GET /v1/analyses?limit=20"
+
+
+async def test_a_body_without_a_length_is_read_up_to_the_cap_and_stopped_past_it() -> None:
+    body = json.dumps(page(["ana_1"], None)).encode()
+    third = len(body) // 3
+    chunks = [body[third : 2 * third], body[2 * third :]]
+
+    def answer(path: str, query: dict[str, str]) -> Reply:
+        return Reply(200, body[:third], {"Content-Type": "application/json"}, chunks=chunks)
+
+    with ScriptedServer(answer) as server:
+        for cap, read in ((len(body), True), (len(body) - 1, False)):
+            async with ScreenAnalysisClient(
+                server.base_url, SecretStr("k" * 24), max_retries=0, max_response_bytes=cap
+            ) as client:
+                if read:
+                    assert [a.id for a in (await client.list_analyses()).analyses] == ["ana_1"]
+                    continue
+                with pytest.raises(InvalidResponseError) as caught:
+                    await client.list_analyses()
+    assert str(caught.value) == (
+        "GET /v1/analyses?limit=20: invalid response: "
+        f"response exceeds the {format_count(len(body) - 1)}-byte limit; reading stopped"
+    )
 
 
 def _redirecting(location: str) -> httpx.MockTransport:
