@@ -227,7 +227,12 @@ def test_csv_makes_control_characters_visible_and_keeps_newlines_inside_a_cell()
     ("fmt", "kind"), [("jsonl", JsonLinesWriter), ("json", JsonArrayWriter), ("csv", CsvWriter)]
 )
 def test_each_format_has_its_writer(fmt: str, kind: type[object]) -> None:
-    assert type(make_raw_writer(fmt, io.StringIO())) is kind
+    out = io.StringIO()
+    writer = make_raw_writer(fmt, out)
+    assert type(writer) is kind
+    writer.write([FIRST])
+    writer.close()
+    assert "ana_1" in out.getvalue()  # written where it was asked
 
 
 def test_a_views_columns_choose_the_csv_columns_not_the_json_fields() -> None:
