@@ -43,10 +43,11 @@ def test_a_page_of_models_keeps_its_raw_items_beside_the_rows_kept() -> None:
 
 def test_raw_items_that_do_not_match_the_rows_are_left_whole() -> None:
     seen = SeenIds()
-    page = AnalysisPage([analysis("ana_1"), analysis("ana_1")], raw_items=[{"id": "ana_1"}])
+    raw = [{"id": "ana_1"}, {"id": "ana_2"}]
+    page = AnalysisPage([analysis("ana_1"), analysis("ana_1"), analysis("ana_2")], raw_items=raw)
     kept = MODEL_ROWS.fresh(page, seen, 1)
-    assert kept.items == [analysis("ana_1")] and kept.raw_items == [{"id": "ana_1"}]
-    assert MODEL_ROWS.count(kept) == 1
+    assert kept.items == [analysis("ana_1"), analysis("ana_2")] and kept.raw_items == raw
+    assert MODEL_ROWS.count(kept) == 2
     assert MODEL_ROWS.head(page, 1).items == [analysis("ana_1")]
 
 
@@ -57,5 +58,16 @@ def test_a_raw_page_keeps_each_id_once_and_its_other_fields() -> None:
     second = RawPage([{"id": "a"}, {"id": "b"}, "odd"], next_cursor="c2", total=3)
     kept = RAW_ROWS.fresh(second, seen, 2)
     assert kept == RawPage([{"id": "b"}, "odd"], next_cursor="c2", total=3)
+    assert (seen.page_of("a"), seen.page_of("b")) == (1, 2)
     assert RAW_ROWS.count(kept) == 2
     assert RAW_ROWS.head(second, 1) == RawPage([{"id": "a"}], next_cursor="c2", total=3)
+
+
+def test_a_window_forgets_whole_pages_not_single_rows() -> None:
+    seen = SeenIds(window=2)
+    assert seen.take("x") and seen.page_of("x") == 0
+    for row in ("a", "b", "c"):
+        assert seen.take(row, 1)
+    assert not seen.take("a", 2)  # page 1 is within the last two pages
+    assert seen.take("d", 3) and seen.take("e", 4)  # two newer pages with rows
+    assert seen.take("a", 5)  # page 1 has left the window
