@@ -307,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.survivors:
         for module in chosen:
             print("\n".join(survivors(module)))
-        hint = "one: cd .mutation/MODULE && uv run mutmut show NAME; all: uv run mutmut browse"
+        hint = "one: cd .mutation/MODULE && uv run --project ../.. mutmut show NAME; all: … browse"
         print(f"({hint})", file=sys.stderr)
         return 0
     table = rows(chosen)

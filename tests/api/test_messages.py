@@ -100,3 +100,49 @@ def test_invalid_utf8_does_not_raise() -> None:
 def test_deeply_nested_json_does_not_raise() -> None:
     body = b"[" * 100_000 + b"]" * 100_000
     assert isinstance(extract_message(body), str)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (
+            _json([{"loc": ["body", "limit"], "msg": "too big"}, "and this"]),
+            "body.limit: too big; and this",
+        ),
+        (_json({"error": {"type": "quota_exceeded"}}), "quota_exceeded"),
+        (_json({"error": ["first", "second"]}), "first; second"),
+        (_json({"errors": {"message": "bad status", "field": "status"}}), "status: bad status"),
+        (_json({"errors": [{"message": "bad", "param": "limit"}]}), "limit: bad"),
+        (_json({"errors": [{"message": "bad", "loc": 3}]}), "3: bad"),
+        (_json({"errors": [{"message": "bad", "field": ""}]}), "bad"),
+        (_json({"errors": [{"msg": "bad", "loc": [""]}]}), "bad"),
+        (_json({"errors": [{"message": "bad"}]}), "bad"),
+        (_json({"errors": [{"field": "status"}, "the second"]}), "the second"),
+        (_json({"errors": [str(n) for n in range(1, 8)]}), "1; 2; 3; 4; 5"),
+        (_json({"error": {"detail": {"message": "inner"}}}), "inner"),
+        (_json({"unexpected": "café"}), '{"unexpected": "café"}'),
+        (b"[]", "[]"),
+        (b"[1, 2]", "[1, 2]"),
+        (b"42", "42"),
+        (b"<html><title>Bad <b>Gateway</b></title></html>", "Bad Gateway"),
+        (b"<html><body>  </body></html>", "Reason"),
+    ],
+)
+def test_every_shape_of_an_error_body_says_what_it_can(body: bytes, expected: str) -> None:
+    assert extract_message(body, reason="Reason") == expected
+
+
+def test_the_type_and_param_are_kept_only_when_they_are_words() -> None:
+    body = _json({"error": {"type": 5, "message": "bad", "param": "  "}})
+    assert extract_error_details(body) == ("bad", None, None)
+
+
+def test_without_a_reason_an_empty_body_still_says_something() -> None:
+    assert extract_error_details(b"").message == "no message"
+
+
+def test_a_body_declared_html_is_read_as_html() -> None:
+    body = b"Down<br>for <i>maintenance</i>"
+    assert extract_message(body, content_type="text/HTML") == "Down for maintenance"
+    assert extract_message(body, content_type="text/plain") == "Down<br>for <i>maintenance</i>"
+    assert extract_message(body) == "Down<br>for <i>maintenance</i>"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 
+import pytest
+
 import screen_analysis.api as api
 
 
@@ -21,3 +23,22 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
         assert "NoSuchThing" in str(error)
     else:
         raise AssertionError("an unknown name was found")
+
+
+def test_a_name_not_used_yet_is_loaded_from_its_module_and_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each name is loaded on first use (the names other tests used are kept in the package
+    already, so they are forgotten here first)."""
+    for name in api.__all__:
+        monkeypatch.delitem(vars(api), name, raising=False)
+    for name in api.__all__:
+        module = importlib.import_module(f"screen_analysis.api.{api._MODULE_OF[name]}")
+        assert getattr(api, name) is getattr(module, name)
+        assert vars(api)[name] is getattr(module, name)  # the next use is a plain lookup
+
+
+def test_an_unknown_name_is_refused_in_pythons_words() -> None:
+    with pytest.raises(AttributeError) as caught:
+        api.NoSuchThing  # type: ignore[attr-defined]  # noqa: B018
+    assert str(caught.value) == "module 'screen_analysis.api' has no attribute 'NoSuchThing'"

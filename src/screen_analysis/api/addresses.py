@@ -45,11 +45,6 @@ def origin_of(url: httpx.URL) -> Origin:
     return url.scheme, url.host.lower(), url.port or default
 
 
-def same_origin(url: str, base: httpx.URL) -> bool:
-    """Whether `url` is on `base`'s scheme, host and port (False when it does not parse)."""
-    return api_path(url, base) is not None
-
-
 def api_path(url: str, base: httpx.URL) -> str | None:
     """`url`'s path and query when it is on `base`'s scheme, host and port; None when it is
     elsewhere or does not parse."""

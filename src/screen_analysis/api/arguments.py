@@ -94,11 +94,6 @@ def check_id(value: object, *, name: str) -> str:
     return str(_checked(Identifier, value, name))
 
 
-def check_optional_id(value: object, *, name: str) -> str | None:
-    """None, or an identifier (see `check_id`)."""
-    return None if value is None else check_id(value, name=name)
-
-
 def check_cursor(value: object) -> str | None:
     """None, or a non-empty cursor string as the server gave it."""
     cursor: str | None = _checked(Cursor | None, value, "after")

@@ -112,7 +112,8 @@ CSV_COLUMNS = (
     "completed_at",
     "image_url",
 )
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# A carriage return in front is made visible (␍) before this check, so it starts nothing.
+_FORMULA_START = ("=", "+", "-", "@", "\t")
 
 
 def _csv_cell(value: Any) -> str:

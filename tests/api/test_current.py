@@ -1,0 +1,74 @@
+"""The holder of the client in use: every part that asks the server asks through it, so a
+client replaced between two pages serves the next one."""
+
+from __future__ import annotations
+
+import pytest
+from tests.api.support import RecordingTransport
+
+from screen_analysis.api.client import ScreenAnalysisClient
+from screen_analysis.api.current import CurrentClient, NoClientError
+from screen_analysis.demo.runner import DemoServer
+from screen_analysis.secret import SecretStr
+
+
+def client_of(server: DemoServer, transport: RecordingTransport) -> ScreenAnalysisClient:
+    return ScreenAnalysisClient(server.base_url, SecretStr(server.api_key), transport=transport)
+
+
+async def test_nothing_held_is_not_connected() -> None:
+    current = CurrentClient()
+    assert not current.connected and current.base_url == ""
+    with pytest.raises(NoClientError, match="not connected to a server"):
+        current.client  # noqa: B018
+    assert current.api_path("https://api.example.com/v1/x") is None
+
+
+async def test_the_client_given_at_the_start_is_the_one_used(demo_server: DemoServer) -> None:
+    async with ScreenAnalysisClient(demo_server.base_url, SecretStr(demo_server.api_key)) as api:
+        current = CurrentClient(api)
+        assert current.client is api and current.connected
+        assert current.base_url == api.base_url
+
+
+async def test_a_walk_goes_on_with_the_client_that_replaced_the_first(
+    demo_server: DemoServer,
+) -> None:
+    first, second = RecordingTransport(), RecordingTransport()
+    current = CurrentClient(client_of(demo_server, first))
+    project = await _a_project(current)
+    first.sent.clear()
+    async with current.iter_pages(project, "completed", 2) as walk:
+        pages = aiter(walk)
+        one = await anext(pages)
+        await current.swap(client_of(demo_server, second))
+        two = await anext(pages)
+    assert len(one.items) == len(two.items) == 2
+    assert {item.project_id for item in [*one.items, *two.items]} == {project}
+    assert [r.url.params.get("after") for r in first.sent] == [None]
+    assert [dict(r.url.params) for r in first.sent] == [
+        {"project_id": project, "status": "completed", "limit": "2"}
+    ]
+    assert [r.url.params.get("after") for r in second.sent] == [one.next_cursor]
+    await current.swap(None)
+
+
+async def _a_project(current: CurrentClient) -> str:
+    """A project with completed analyses."""
+    page = await current.client.list_analyses(status="completed", limit=1)
+    project = page.analyses[0].project_id
+    assert project is not None
+    return project
+
+
+async def test_an_image_is_fetched_with_the_client_in_use_and_its_etag(
+    demo_server: DemoServer,
+) -> None:
+    current = CurrentClient(client_of(demo_server, RecordingTransport()))
+    page = await current.client.list_analyses(limit=1)
+    url = page.analyses[0].image_url
+    assert url is not None
+    image = await current.fetch_image(url)
+    again = await current.fetch_image(url, etag=image.etag)
+    assert image.data and again.not_modified and again.url == image.url
+    await current.swap(None)
