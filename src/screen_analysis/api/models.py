@@ -21,7 +21,16 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple, Self, TypeVar, dataclass_transform
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Literal,
+    NamedTuple,
+    Self,
+    TypeVar,
+    dataclass_transform,
+)
 
 from screen_analysis.api.fields import Count, KnownOrText, Number, Scores
 from screen_analysis.validation import adapter
@@ -158,7 +167,7 @@ def resource(cls: type[R]) -> type[R]:
             object.__setattr__(self, name, getattr(checked, name))
 
     __init__.__doc__ = plain.__doc__
-    made.__init__ = __init__  # type: ignore[method-assign]
+    made.__init__ = __init__  # type: ignore[method-assign,assignment]
     return made
 
 
