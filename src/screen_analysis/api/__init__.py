@@ -3,7 +3,7 @@
 The names below are imported from their modules on first use (PEP 562): a part of the
 command line that only words errors (`api.errors`, `api.describe`) does not load the client
 (httpx) or the resources, so `--help` and `--version` stay quick; a reader that checks what
-it can itself (the local cache's rows, `api.plain_analysis`) asks for `parse_item`, and
+it can itself (the local cache's rows, `api.plain_resources`) asks for `parse_item`, and
 with it pydantic, only for what it leaves to pydantic.
 """
 

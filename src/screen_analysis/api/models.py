@@ -12,7 +12,7 @@ values and nothing else. pydantic validates them (it reads stdlib dataclasses) t
 cached `TypeAdapter` (`model_validate`, and the constructor, which checks its arguments as
 pydantic dataclasses did), its schema built on first use; neither this module nor the kinds
 of field (`api/fields.py`) import pydantic, so a row read by a reader that checked it itself
-(`api/plain_analysis.py`, the local cache's rows) is drawn before pydantic is loaded.
+(`api/plain_resources.py`, the local cache's rows) is drawn before pydantic is loaded.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ class _Resource:
     @classmethod
     def trusted(cls, **values: Any) -> Self:
         """The resource from values already of their fields' types (a reader that checked
-        them itself, `api/plain_analysis.py`): built as they are, pydantic not asked."""
+        them itself, `api/plain_resources.py`): built as they are, pydantic not asked."""
         made = object.__new__(cls)
         _UNCHECKED_INIT[cls](made, **values)
         return made
