@@ -1,7 +1,9 @@
 """The start-up path imports only what the first screen needs: a later change that pulls a
 heavy module into it (the reference server, keyring backends, images, charts) fails here,
-so the cold start cannot silently get slower again. pydantic is on the path: the first page
-is validated by it (its cost is measured in docs/performance.md)."""
+so the cold start cannot silently get slower again. pydantic is not on the path either: the
+rows the local cache kept are read without it (`api.plain_resources`), and the first page
+from the server is validated by it once the client is built; `tests/tui/test_first_frame.py`
+pins that the kept rows are on screen before it is imported."""
 
 from __future__ import annotations
 
@@ -37,6 +39,17 @@ NOT_AT_START = (
     "idna",
     "screen_analysis.api.addresses",
     "screen_analysis.api.image_fetch",
+    # pydantic and what is declared with it: the resources import without it
+    # (`api.fields`' markers give it their schemas when it validates), the cache's rows are
+    # read without it, the scope's and the saved views' models, `[commands]` and `notify`
+    # are imported when the config has something for them to check.
+    "pydantic",
+    "pydantic_core",
+    "annotated_types",
+    "screen_analysis.api.parsing",
+    "screen_analysis.api.arguments",
+    "screen_analysis.browse.scope_model",
+    "screen_analysis.user_commands.spec",
     # Screens and dialogs the first screen does not show.
     "screen_analysis.tui.screens.login",
     "screen_analysis.tui.screens.welcome",

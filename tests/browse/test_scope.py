@@ -9,7 +9,7 @@ import pytest
 
 from screen_analysis.api.models import Analysis, AnalysisStatus
 from screen_analysis.browse.saved_views import read_views
-from screen_analysis.browse.scope import Scope, read_scope
+from screen_analysis.browse.scope_model import Scope, read_scope
 from screen_analysis.browse.views import ViewKey
 from screen_analysis.browse.when import ScopeError
 

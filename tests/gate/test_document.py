@@ -202,7 +202,7 @@ def test_a_baseline_is_read_count_by_count_and_its_faults_name_the_file(tmp_path
 
 
 def test_the_scope_is_written_key_by_key_the_unset_ones_left_out_but_the_first_four() -> None:
-    from screen_analysis.browse.scope import read_scope
+    from screen_analysis.browse.scope_model import read_scope
     from screen_analysis.gate.document import scope_document
 
     every = read_scope(

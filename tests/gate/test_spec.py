@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from screen_analysis.api.models import CRITERIA, Criterion
-from screen_analysis.browse.scope import Scope as ViewScope
-from screen_analysis.browse.scope import read_scope
+from screen_analysis.browse.scope_model import Scope as ViewScope
+from screen_analysis.browse.scope_model import read_scope
 from screen_analysis.gate import GateInputError, Kind, Source, build_spec, parse_when
 from screen_analysis.gate.scope import parse_duration
 from screen_analysis.gate.spec import SPEC_KEYS

@@ -1,10 +1,15 @@
 """A start with a warm local cache paints the kept rows before the API client is built:
 the client (its modules, connection pool and TLS context) comes once they are drawn, when
 the view is first asked of the server. Two runs of the app in one home against the
-reference server; the second's client factory notes what was on screen when it was called."""
+reference server; the second's client factory notes what was on screen when it was called.
+pydantic too comes after them: the second run in a fresh interpreter notes what was on
+screen when pydantic was first imported."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -67,3 +72,80 @@ async def test_an_opened_client_is_built_when_first_asked_for(
     assert current.client is built[0], "built once"
     await current.swap(None)
     assert not current.connected
+
+
+# The app as the command line builds it, on the cache the first run filled; an import hook
+# notes how many rows the table held when pydantic was first asked for.
+WARM_START = """
+import json, sys
+from pathlib import Path
+from screen_analysis.cache import CacheScope, LocalCache
+from screen_analysis.cli.root import make_client
+from screen_analysis.config import Connection, Settings
+from screen_analysis.secret import SecretStr
+from screen_analysis.state import RememberedProjects
+from screen_analysis.tui.app import ScreenAnalysisApp
+from screen_analysis.tui.screens.main import MainScreen
+from screen_analysis.tui.themes import load_themes
+from tests.support.pilot import wait_until
+
+folder, base_url, key = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+state = folder / "state.json"
+app = ScreenAnalysisApp(
+    Settings(state_path=state, config_path=folder / "config.toml"),
+    Connection(base_url, SecretStr(key), key_source="demo", is_demo=True),
+    RememberedProjects(state),
+    themes=load_themes(None),
+    make_client=make_client,
+    open_cache=lambda connection: LocalCache(CacheScope("demo", ""), path=folder / "c.db"),
+)
+rows_at_import = []
+
+def rows():
+    screen = app.screen_stack[-1] if app.screen_stack else None
+    return len(screen.table.items) if isinstance(screen, MainScreen) else 0
+
+class Noted:
+    def find_spec(self, name, path=None, target=None):
+        if name in ("pydantic", "pydantic_core") and not rows_at_import:
+            rows_at_import.append(rows())
+
+sys.meta_path.insert(0, Noted())
+loaded_before = sorted(m for m in sys.modules if m.startswith("pydantic"))
+
+async def main():
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
+        screen = app.screen
+        await wait_until(pilot, lambda: not screen.busy and screen.pager.started, timeout=30)
+        await pilot.pause()
+        shown = rows()
+    print(json.dumps({"before": loaded_before, "at_import": rows_at_import, "shown": shown}))
+
+import asyncio
+asyncio.run(main())
+"""
+
+
+async def test_the_kept_rows_are_painted_before_pydantic_is_imported(
+    tmp_path: Path, fresh_demo_server: DemoServer
+) -> None:
+    cache = cache_at(tmp_path / "c.db")
+    app = make_app(tmp_path, connection_to(fresh_demo_server), open_cache=cache)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+    server = fresh_demo_server
+    done = subprocess.run(
+        [sys.executable, "-c", WARM_START, str(tmp_path), server.base_url, server.api_key],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    noted = json.loads(done.stdout.splitlines()[-1])
+    assert noted["before"] == [], "pydantic was imported with the app's modules"
+    assert noted["shown"] >= 100, noted
+    # The client validates the server's page with pydantic: it is imported then, after the
+    # kept rows were in the table.
+    assert len(noted["at_import"]) == 1 and noted["at_import"][0] >= 100, noted

@@ -2,7 +2,9 @@
 
 The names below are imported from their modules on first use (PEP 562): a part of the
 command line that only words errors (`api.errors`, `api.describe`) does not load the client
-(httpx) or the resources (pydantic), so `--help` and `--version` stay quick.
+(httpx) or the resources, so `--help` and `--version` stay quick; a reader that checks what
+it can itself (the local cache's rows, `api.plain_resources`) asks for `parse_item`, and
+with it pydantic, only for what it leaves to pydantic.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ if TYPE_CHECKING:
         parse_status,
     )
     from screen_analysis.api.pagination import PageIterator
+    from screen_analysis.api.parsing import parse_item
     from screen_analysis.api.retry import RetryPolicy
     from screen_analysis.api.timeouts import Timeouts
 
@@ -73,6 +76,7 @@ _MODULE_OF = {
     "Project": "models",
     "parse_status": "models",
     "PageIterator": "pagination",
+    "parse_item": "parsing",
     "RetryPolicy": "retry",
     "Timeouts": "timeouts",
 }
@@ -116,5 +120,6 @@ __all__ = [
     "ServerError",
     "Timeouts",
     "extract_message",
+    "parse_item",
     "parse_status",
 ]

@@ -7,10 +7,12 @@ number sent as a numeric string is taken as the number, and a time may be ISO 86
 seconds (or milliseconds). What is plainly the wrong kind (a label that is a list, a score
 that is `true`) is refused with the field named (the kinds of field: `api/fields.py`).
 
-The resources are pydantic dataclasses with slots, so a row of a table of 100,000 holds its
-values and nothing else; each is validated through one cached `TypeAdapter`
-(`model_validate`), and its schema is built then (`defer_build`): a project's only once a
-project is asked for, after the first rows.
+The resources are plain dataclasses with slots, so a row of a table of 100,000 holds its
+values and nothing else. pydantic validates them (it reads stdlib dataclasses) through one
+cached `TypeAdapter` (`model_validate`, and the constructor, which checks its arguments as
+pydantic dataclasses did), its schema built on first use; neither this module nor the kinds
+of field (`api/fields.py`) import pydantic, so a row read by a reader that checked it itself
+(`api/plain_resources.py`, the local cache's rows) is drawn before pydantic is loaded.
 """
 
 from __future__ import annotations
@@ -19,13 +21,23 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Annotated, Any, Literal, NamedTuple, Self
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Literal,
+    NamedTuple,
+    Self,
+    TypeVar,
+    dataclass_transform,
+)
 
-from pydantic import ConfigDict, GetPydanticSchema, model_validator
-from pydantic.dataclasses import dataclass
-
-from screen_analysis.api.fields import Count, Number, Scores, known_or_text
+from screen_analysis.api.fields import Count, KnownOrText, Number, Scores
 from screen_analysis.validation import adapter
+
+if TYPE_CHECKING:
+    from pydantic import GetCoreSchemaHandler
+    from pydantic_core import CoreSchema
 
 
 class AnalysisStatus(StrEnum):
@@ -63,7 +75,7 @@ _CRITERION_TITLES = {
 STATUSES: tuple[AnalysisStatus, ...] = tuple(AnalysisStatus)
 CRITERIA: tuple[Criterion, ...] = tuple(Criterion)
 
-Status = Annotated[AnalysisStatus | str, GetPydanticSchema(known_or_text(AnalysisStatus))]
+Status = Annotated[AnalysisStatus | str, KnownOrText(AnalysisStatus)]
 """One of the documented four, or the string the server sent."""
 
 
@@ -87,6 +99,24 @@ class _Resource:
     def model_validate(cls, data: object) -> Self:
         """Check `data` (a JSON object) and build the resource; ValidationError says why not."""
         return adapter(cls).validate_python(data)
+
+    @classmethod
+    def trusted(cls, **values: Any) -> Self:
+        """The resource from values already of their fields' types (a reader that checked
+        them itself, `api/plain_resources.py`): built as they are, pydantic not asked."""
+        made = object.__new__(cls)
+        _UNCHECKED_INIT[cls](made, **values)
+        return made
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: type[Any], handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        """The dataclass's schema, after `_with_extra` (pydantic's protocol for a type that
+        shapes its own schema)."""
+        from pydantic_core import core_schema
+
+        return core_schema.no_info_before_validator_function(cls._with_extra, handler(source))
 
     @classmethod
     def _with_extra(cls, data: Any) -> Any:
@@ -117,6 +147,28 @@ class _Resource:
 
 
 _DOCUMENTED: dict[type, frozenset[str]] = {}
+_UNCHECKED_INIT: dict[type, Any] = {}  # each resource's dataclass __init__, which checks nothing
+R = TypeVar("R", bound=_Resource)
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
+def resource(cls: type[R]) -> type[R]:
+    """`cls` as a frozen dataclass with slots whose constructor checks its arguments through
+    the resource's adapter, as `model_validate` does (`Analysis(id="a", status="pending")`
+    holds `AnalysisStatus.PENDING`; a score of `True` is a ValidationError)."""
+    made = dataclasses.dataclass(frozen=True, slots=True)(cls)
+    plain = _UNCHECKED_INIT[made] = made.__init__
+
+    def __init__(self: R, *args: Any, **kwargs: Any) -> None:
+        plain(self, *args, **kwargs)
+        names = _documented(type(self))
+        checked = adapter(type(self)).validate_python({n: getattr(self, n) for n in names})
+        for name in names:
+            object.__setattr__(self, name, getattr(checked, name))
+
+    __init__.__doc__ = plain.__doc__
+    made.__init__ = __init__  # type: ignore[method-assign,assignment]
+    return made
 
 
 def _documented(resource: type[_Resource]) -> frozenset[str]:
@@ -127,10 +179,7 @@ def _documented(resource: type[_Resource]) -> frozenset[str]:
     return names
 
 
-_CONFIG = ConfigDict(defer_build=True)
-
-
-@dataclass(frozen=True, slots=True, config=_CONFIG)
+@resource
 class Analysis(_Resource):
     """One scoring run of a screen image."""
 
@@ -147,18 +196,13 @@ class Analysis(_Resource):
     completed_at: datetime | None = None
     extra: dict[str, Any] | None = dataclasses.field(default=None, repr=False, compare=False)
 
-    @model_validator(mode="before")
-    @classmethod
-    def _keep_unknown(cls, data: Any) -> Any:
-        return cls._with_extra(data)
-
     @property
     def known_status(self) -> AnalysisStatus | None:
         """The status when it is one of the documented four, else None."""
         return self.status if isinstance(self.status, AnalysisStatus) else None
 
 
-@dataclass(frozen=True, slots=True, config=_CONFIG)
+@resource
 class Project(_Resource):
     """A group of analyses with default weights and aggregate statistics."""
 
@@ -173,11 +217,6 @@ class Project(_Resource):
     extra: dict[str, Any] | None = dataclasses.field(default=None, repr=False, compare=False)
     flagged: str | None = dataclasses.field(default=None, repr=False, compare=False)
     """Why some fields the server sent were left out (shown as unknown), or None."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _keep_unknown(cls, data: Any) -> Any:
-        return cls._with_extra(data)
 
 
 class InvalidAnalysis(NamedTuple):

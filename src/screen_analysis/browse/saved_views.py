@@ -9,49 +9,16 @@ says the line and keeps them, and the command line refuses it (exit 2).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pydantic import BeforeValidator
-
-from screen_analysis.browse.columns import check_column, check_sort
-from screen_analysis.browse.scope import SCOPE_KEYS, Scope, read_model
+from screen_analysis.browse.scope import SCOPE_KEYS
 from screen_analysis.browse.when import ScopeError
 from screen_analysis.validation import quoted
 
+if TYPE_CHECKING:
+    from screen_analysis.browse.scope_model import SavedView
+
 MAX_VIEWS = 50  # tabs above a table; a config holding more is refused past this many
-
-
-def _columns(value: object) -> object:
-    if not isinstance(value, list | tuple):
-        return value  # pydantic words the wrong kind
-    if not value:
-        raise ValueError("give at least one column")
-    return tuple(dict.fromkeys(check_column(name) for name in value))
-
-
-def _sort(value: object) -> object:
-    return value if value is None else check_sort(value)
-
-
-Columns = Annotated[tuple[str, ...] | None, BeforeValidator(_columns)]
-Sort = Annotated[str | None, BeforeValidator(_sort)]
-
-
-class SavedView(Scope):
-    """One `[views.NAME]` table: a scope, a sort (a column, `-` for the highest first) and
-    the columns shown (None: the table's own)."""
-
-    sort: Sort = None
-    columns: Columns = None
-
-    def table(self) -> dict[str, Any]:
-        """The view as a config table writes it."""
-        values = self.values()
-        if self.sort is not None:
-            values["sort"] = self.sort
-        if self.columns is not None:
-            values["columns"] = list(self.columns)
-        return values
 
 
 VIEW_KEYS = (*SCOPE_KEYS, "sort", "columns")
@@ -66,6 +33,9 @@ def read_view(name: str, table: object) -> SavedView:
     """The view `table` describes; ScopeError in one line naming the view and the key."""
     if not isinstance(table, Mapping):
         raise ScopeError(f"view {quoted(name)}: expected a table ([views.{name}])")
+    # The model (and pydantic) is imported with the first view read, not with the app.
+    from screen_analysis.browse.scope_model import SavedView, read_model
+
     return read_model(SavedView, table, view_error_name(name))
 
 

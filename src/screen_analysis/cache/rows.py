@@ -3,6 +3,11 @@ by another program or by damage the database did not notice. A row this version 
 read — JSON that does not parse, a blob, text over `MAX_ROW_BYTES`, JSON nested deeper than
 `file_reads.MAX_NESTING`, anything but an object with an id, a time that is not a time — is
 one row left out and counted by the reader (`Skips`), never an exception out of a read.
+
+A row in the shape this program writes is read without pydantic (`api.plain_resources`), so
+the first frame draws what the cache kept before pydantic is loaded; any other row is
+validated by pydantic as a server's answer is (`api.parse_item`, imported on first use, and
+`Project.model_validate`).
 """
 
 from __future__ import annotations
@@ -12,8 +17,9 @@ import threading
 from datetime import UTC, datetime
 from typing import Any
 
+from screen_analysis import api
 from screen_analysis.api.models import AnalysisItem, Project
-from screen_analysis.api.parsing import parse_item
+from screen_analysis.api.plain_resources import read_analysis, read_project
 from screen_analysis.cache.writes import MAX_ROW_BYTES
 from screen_analysis.file_reads import MAX_NESTING, too_deep
 from screen_analysis.numbers import count_of
@@ -50,7 +56,7 @@ def analysis_of(raw: object) -> AnalysisItem | None:
     if data is None:
         return None
     try:
-        item = parse_item(data)
+        item = read_analysis(data) or api.parse_item(data)
     except (ValueError, TypeError, RecursionError):
         return None
     return item if item.id else None
@@ -62,7 +68,7 @@ def project_of(raw: object) -> Project | None:
     if data is None:
         return None
     try:
-        return Project.model_validate(data)
+        return read_project(data) or Project.model_validate(data)
     except (ValueError, TypeError, RecursionError):
         return None
 

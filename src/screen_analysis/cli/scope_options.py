@@ -7,16 +7,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from screen_analysis.api.models import STATUSES
-from screen_analysis.browse.saved_views import SavedView, read_views, view_error_name
-from screen_analysis.browse.scope import Scope, option_name, read_scope
+from screen_analysis.browse.saved_views import read_views, view_error_name
+from screen_analysis.browse.scope import option_name
 from screen_analysis.browse.when import ScopeError
 from screen_analysis.cli.exit_codes import CliError, ExitCode
 from screen_analysis.cli.param_types import PROJECT_ID, VIEW_NAME
+
+if TYPE_CHECKING:
+    from screen_analysis.browse.scope_model import SavedView, Scope
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -97,6 +100,9 @@ def chosen_scope(
 
     def named(key: str) -> str:
         return option_name(key) if key in given or view is None else from_view(key)
+
+    # The scope's model (and pydantic) is imported when a scope is read, not by the app.
+    from screen_analysis.browse.scope_model import read_scope
 
     try:
         return read_scope(scope_values(view, flags), named), view

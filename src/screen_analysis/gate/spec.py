@@ -19,8 +19,9 @@ from typing import Any, NamedTuple
 from pydantic import ValidationError
 
 from screen_analysis.api.models import CRITERIA, Criterion
-from screen_analysis.browse.scope import Scope as ViewScope
-from screen_analysis.browse.scope import option_name, read_scope
+from screen_analysis.browse.scope import option_name
+from screen_analysis.browse.scope_model import Scope as ViewScope
+from screen_analysis.browse.scope_model import read_scope
 from screen_analysis.gate.scope import GateInputError, Scope, Window, parse_when
 from screen_analysis.gate.values import (
     CHECK_SCOPE_KEYS,

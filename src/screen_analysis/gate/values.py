@@ -152,7 +152,7 @@ CriterionName = Annotated[Criterion, PlainValidator(_criterion)]
 class GateValues:
     """The keys of a gate, each checked as declared; a key not given is None."""
 
-    # The scope, read by the one scope language (`browse.scope.read_scope`) with a view's.
+    # The scope, read by the one scope language (`browse.scope_model.read_scope`) with a view's.
     project_id: Any = None
     status: Any = None
     label: Any = None

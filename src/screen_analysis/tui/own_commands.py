@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -19,7 +19,10 @@ from screen_analysis.api.models import Analysis, AnalysisItem, as_sent
 from screen_analysis.safe_text import clean
 from screen_analysis.tui.dialogs.choice import Choice, ChoiceDialog
 from screen_analysis.tui.keys import key_help, normalise_keys
-from screen_analysis.user_commands import CommandSpec, fill, run_command, values_of
+from screen_analysis.user_commands import fill, run_command, values_of
+
+if TYPE_CHECKING:
+    from screen_analysis.user_commands import CommandSpec
 
 SERVE_ALLOWS_ENV = "SCREEN_ANALYSIS_SERVE_COMMANDS"  # set by `serve --allow-commands` only
 S = TypeVar("S", bound=Screen[Any])
@@ -156,14 +159,16 @@ class OwnSettings:
     def __init__(self, commands: object, notify: object) -> None:
         """Check `[commands]` and `notify` (a refused table leaves every command out)."""
         from screen_analysis.tui.watching.tell import parse_notify
-        from screen_analysis.user_commands import CommandConfigError, parse_commands
 
         self.problems: list[str] = []
-        try:
-            self.specs = parse_commands(commands)
-        except CommandConfigError as exc:
-            self.specs = {}
-            self.problems.append(f"[commands] left out: {exc}")
+        self.specs: dict[str, CommandSpec] = {}
+        if commands is not None and commands != {}:  # else the model (pydantic) stays unloaded
+            from screen_analysis.user_commands import CommandConfigError, parse_commands
+
+            try:
+                self.specs = parse_commands(commands)
+            except CommandConfigError as exc:
+                self.problems.append(f"[commands] left out: {exc}")
         self.bindings = command_bindings(self.specs)
         self.notify, problem = parse_notify(notify)
         if problem:

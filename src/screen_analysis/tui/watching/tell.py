@@ -13,18 +13,16 @@ import os
 from collections.abc import Mapping
 from typing import Any, Literal, Protocol
 
-from pydantic import TypeAdapter, ValidationError
 from textual.screen import Screen
 
-from screen_analysis.api.parsing import describe_errors
 from screen_analysis.browse.watch import EventKind, WatchEvent
 from screen_analysis.numbers import format_score
 from screen_analysis.safe_text import TITLE_LIMIT, clean
 from screen_analysis.tui.graphics import tmux_passthrough
+from screen_analysis.validation import adapter, describe_errors
 
 Kind = Literal["toast", "bell", "desktop"]
 NOTIFY_DEFAULT: tuple[Kind, ...] = ("toast",)
-_KINDS: TypeAdapter[list[Kind]] = TypeAdapter(list[Kind])
 TITLE = "screen-analysis"
 
 
@@ -32,9 +30,11 @@ def parse_notify(raw: object) -> tuple[tuple[Kind, ...], str | None]:
     """The ways to tell (`notify = ["toast", "bell", "desktop"]`), and one line when the
     setting was refused (the default then applies)."""
     if raw is None:
-        return NOTIFY_DEFAULT, None
+        return NOTIFY_DEFAULT, None  # nothing to check: pydantic stays unloaded
+    from pydantic import ValidationError
+
     try:
-        kinds = _KINDS.validate_python(raw, strict=True)
+        kinds = adapter(list[Kind]).validate_python(raw, strict=True)
     except ValidationError as exc:
         return NOTIFY_DEFAULT, f"notify: {describe_errors(exc)}"
     return tuple(dict.fromkeys(kinds)), None

@@ -12,16 +12,20 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from screen_analysis.browse.columns import COLUMNS, DEFAULT_COLUMNS, check_column
 from screen_analysis.browse.order import SortOrder
-from screen_analysis.browse.saved_views import SavedView, read_view, read_views
+from screen_analysis.browse.saved_views import read_view, read_views
 from screen_analysis.browse.views import ViewKey
 from screen_analysis.browse.when import ScopeError
 from screen_analysis.config import ConfigError, Settings
 from screen_analysis.config_saves import save_view_table
 from screen_analysis.tui.dialogs.prompt import Prompt
 from screen_analysis.tui.screens.main.host import ScreenServices
+
+if TYPE_CHECKING:
+    from screen_analysis.browse.scope_model import SavedView
 
 VIEW_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
 COLUMNS_PROMPT = Prompt(
