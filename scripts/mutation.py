@@ -107,6 +107,8 @@ def write_workspace(module: Module, fresh: bool) -> Path:
     with open(ROOT / "pyproject.toml", "rb") as f:
         pytest_options = dict(tomllib.load(f)["tool"]["pytest"]["ini_options"])
     pytest_options["addopts"] = tier["addopts"]
+    if module.test_timeout is not None:
+        pytest_options["timeout"] = module.test_timeout
     package = "src/screen_analysis"
     config = {
         "tool": {

@@ -142,9 +142,15 @@ def test_two_processes_starting_at_once_on_a_fresh_file_both_keep_it(tmp_path: P
         ]
         for worker in workers:
             worker.start()
-        for worker in workers:
-            worker.join(60)
-            assert worker.exitcode == 0
+        try:
+            for worker in workers:
+                worker.join(60)
+                assert worker.exitcode == 0
+        finally:  # a copy that hangs is not left behind (the mutation tier fails such tests)
+            for worker in workers:
+                if worker.is_alive():
+                    worker.kill()
+                    worker.join()
         assert dict(out.get(timeout=5) for _ in workers) == {"one": None, "two": None}
         assert not path.with_name(path.name + ".bad").exists()
         assert rows_in_file(path)["totals"] == 2
@@ -186,9 +192,12 @@ def test_a_process_killed_between_writes_leaves_a_whole_file(
         writer = subprocess.Popen(
             [sys.executable, "-c", WRITER, str(path), str(source)], stdout=subprocess.PIPE
         )
-        assert writer.stdout is not None and writer.stdout.readline() == b"writing\n"
-        os.kill(writer.pid, signal.SIGKILL)
-        writer.wait(30)
+        try:
+            assert writer.stdout is not None and writer.stdout.readline() == b"writing\n"
+        finally:  # killed whatever it printed: a writer that never does is not left running
+            os.kill(writer.pid, signal.SIGKILL)
+            writer.wait(30)
+            writer.stdout.close()  # type: ignore[union-attr]
         db = sqlite3.connect(path)
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert db.execute("PRAGMA foreign_key_check").fetchall() == []
