@@ -4,13 +4,14 @@ place that cannot be used — on real files."""
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 import stat
 from pathlib import Path
 
 import pytest
-from tests.support.hostile_files import read_only_folder
+from tests.support.hostile_files import full_disk, read_only_folder
 
 from screen_analysis.api.parsing import parse_item
 from screen_analysis.cache import CacheScope, LocalCache, default_cache_path
@@ -157,9 +158,10 @@ def test_a_damaged_file_in_a_folder_that_refuses_the_move_is_one_line(tmp_path: 
         cache = LocalCache(SCOPE, path=path)
         assert not cache.usable and cache.warning is not None
         cache.close()
-    assert str(refused.value).startswith(
-        f"the cache {path} cannot be used (it is damaged (test)) nor set aside: "
-    )
+    assert str(refused.value) in {
+        f"the cache {path} cannot be used (it is damaged (test)) nor set aside: {os.strerror(n)}"
+        for n in (errno.EROFS, errno.EACCES)  # a read-only mount; modes, for a user not root
+    }
     assert "\n" not in cache.warning and str(path) in cache.warning
     assert sorted(p.name for p in folder.iterdir()) == ["c.sqlite3"], "nothing moved"
 
@@ -237,3 +239,45 @@ def test_a_real_lock_and_a_real_read_only_file_are_the_place(tmp_path: Path) -> 
     reader.close()
     assert place_failure(read_only.value) == "it cannot be written"
     assert os.path.exists(path)
+
+
+def test_another_programs_database_in_the_caches_place_is_set_aside_not_written_into(
+    tmp_path: Path,
+) -> None:
+    """A database with tables of its own and no version (user_version 0, as most have)."""
+    path = tmp_path / "c.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE mail (body TEXT)")
+    db.execute("INSERT INTO mail VALUES ('dear user')")
+    db.commit()
+    db.close()
+    cache = LocalCache(SCOPE, path=path)
+    assert cache.usable and cache.warning is not None
+    assert "it was written by another version (schema 0)" in cache.warning
+    cache.close()
+    aside = sqlite3.connect(tmp_path / "c.sqlite3.bad")
+    tables = [name for (name,) in aside.execute("SELECT name FROM sqlite_master")]
+    assert tables == ["mail"], "none of ours made in it"
+    assert aside.execute("SELECT body FROM mail").fetchall() == [("dear user",)]
+    aside.close()
+
+
+def test_a_full_disk_is_the_place_and_nothing_is_set_aside(tmp_path: Path) -> None:
+    with full_disk(tmp_path / "disk") as disk:
+        path = disk / "c.sqlite3"
+        cache = LocalCache(SCOPE, path=path)
+        assert not cache.usable
+        assert cache.warning == (
+            f"The local cache is off for this run: the cache {path} cannot be used:"
+            " the disk is full"
+        )
+        cache.close()
+        assert not list(disk.glob("*.bad*"))
+
+
+def test_an_error_of_a_closed_connection_is_not_the_place() -> None:
+    db = sqlite3.connect(":memory:")
+    db.close()
+    with pytest.raises(sqlite3.ProgrammingError) as closed:
+        db.execute("SELECT 1")
+    assert place_failure(closed.value) is None
