@@ -15,7 +15,7 @@ from tests.support.hostile_files import full_disk, read_only_folder
 
 from screen_analysis.api.parsing import parse_item
 from screen_analysis.cache import CacheScope, LocalCache, default_cache_path
-from screen_analysis.cache.place import CacheUnusable, check_place, set_aside
+from screen_analysis.cache.place import CacheUnusable, check_place, create_private, set_aside
 from screen_analysis.cache.schema import (
     SCHEMA_VERSION,
     WAL_LIMIT_BYTES,
@@ -281,3 +281,22 @@ def test_an_error_of_a_closed_connection_is_not_the_place() -> None:
     with pytest.raises(sqlite3.ProgrammingError) as closed:
         db.execute("SELECT 1")
     assert place_failure(closed.value) is None
+
+
+def test_the_file_is_never_made_private_through_a_link_that_appeared_since_the_check(
+    tmp_path: Path,
+) -> None:
+    """A link put in the cache's place after `check_place` looked (a race): the file it
+    names keeps its mode, and the open fails."""
+    other = tmp_path / "other.txt"
+    other.write_text("another program's")
+    other.chmod(0o644)
+    path = tmp_path / "c.sqlite3"
+    path.symlink_to(other)
+    with pytest.raises(OSError):
+        create_private(path)
+    assert stat.S_IMODE(other.stat().st_mode) == 0o644
+    pipe = tmp_path / "p.sqlite3"
+    os.mkfifo(pipe)
+    with pytest.raises(CacheUnusable, match="is not a regular file"):
+        create_private(pipe)
