@@ -7,15 +7,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from screen_analysis.api.models import AnalysisItem, InvalidAnalysis, Project
 from screen_analysis.api.parsing import parse_item
 from screen_analysis.cache import CacheScope, LocalCache
+from screen_analysis.cache.contents import file_bytes
+from screen_analysis.cache.schema import SHM_BYTES
 from screen_analysis.cache.writes import MAX_ROW_BYTES
 
 SCOPE = CacheScope("https://writes.example.test", "work")
@@ -49,10 +52,23 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def cache(tmp_path: Path, clock: Clock) -> Iterator[LocalCache]:
-    opened = LocalCache(SCOPE, path=tmp_path / "c.sqlite3", clock=clock)
-    yield opened
-    opened.close()
+def opened(tmp_path: Path, clock: Clock) -> Iterator[Callable[..., LocalCache]]:
+    """Open caches on one file with the test's clock; each closed at the end, passed or not
+    (a writer thread left running would hold the test process open)."""
+    made: list[LocalCache] = []
+
+    def open_one(**options: Any) -> LocalCache:
+        made.append(LocalCache(SCOPE, path=tmp_path / "c.sqlite3", clock=clock, **options))
+        return made[-1]
+
+    yield open_one
+    for cache in made:
+        cache.close()
+
+
+@pytest.fixture
+def cache(opened: Callable[..., LocalCache]) -> LocalCache:
+    return opened()
 
 
 def test_pages_append_below_a_view_and_arrivals_go_above_it(
@@ -189,10 +205,12 @@ def test_every_analysis_of_a_project_the_newest_first(cache: LocalCache) -> None
     assert cache.analyses("p3") == []
 
 
-def test_a_view_read_counts_as_viewed_for_the_bound(tmp_path: Path, clock: Clock) -> None:
+def test_a_view_read_counts_as_viewed_for_the_bound(
+    opened: Callable[..., LocalCache], clock: Clock
+) -> None:
     """Three views of two rows under a bound of six analyses: the first one read again just
     before a fourth view arrives stays, and the least recently viewed one goes."""
-    cache = LocalCache(SCOPE, path=tmp_path / "c.sqlite3", max_analyses=6, clock=clock)
+    cache = opened(max_analyses=6)
     for n, status in enumerate(("pending", "completed", "failed"), 1):
         clock.now = 1_000.0 + n
         rows = [row(f"{status}{k}", status) for k in (1, 2)]
@@ -208,7 +226,6 @@ def test_a_view_read_counts_as_viewed_for_the_bound(tmp_path: Path, clock: Clock
     for kept in ((None, "pending"), (None, "failed"), ("p1", None)):
         view = cache.view(*kept)
         assert view is not None and len(view.items) == 2 and view.done, kept
-    cache.close()
 
 
 def test_damage_found_while_running_turns_the_cache_off_with_one_warning(
@@ -243,14 +260,83 @@ def test_a_read_of_damage_turns_the_cache_off_too(cache: LocalCache) -> None:
     assert not cache.usable and cache.warning is not None and "view_rows" in cache.warning
 
 
-def test_a_cache_closed_reads_and_writes_nothing(cache: LocalCache) -> None:
+def test_a_cache_closed_reads_and_writes_nothing(opened: Callable[..., LocalCache]) -> None:
+    cache = opened()
     cache.store_page(None, None, [row("a1")], total=1, done=True, first=True)
     cache.close()
     assert not cache.usable and cache.warning is None
     cache.store_page(None, None, [row("a2")], total=1, done=True, first=True)
     cache.flush()
     cache.close()  # twice is fine
-    reopened = LocalCache(SCOPE, path=cache.path)
-    view = reopened.view(None, None)
+    view = opened().view(None, None)
     assert view is not None and ids(view.items) == ["a1"], "the write before close is in"
-    reopened.close()
+
+
+def test_offline_filtering_keeps_the_views_time_and_what_it_left_out(
+    cache: LocalCache, clock: Clock
+) -> None:
+    flagged = parse_item({"id": "a3", "status": 5})  # a flagged row has no status
+    items = [row("a1", "failed"), row("a2"), flagged, row("a4", "failed")]
+    cache.store_page("p1", None, items, total=4, done=True, first=True)
+    cache.flush()
+    db = sqlite3.connect(cache.path)
+    db.execute("UPDATE analyses SET raw = '{not json' WHERE id = 'a2'")
+    db.commit()
+    db.close()
+    failed = cache.matching("p1", "failed")
+    assert failed is not None and ids(failed.items) == ["a1", "a4"]
+    assert (failed.total, failed.done, failed.fetched_at, failed.skipped) == (
+        None,
+        True,
+        when(1_000.0),
+        1,
+    )
+
+
+def test_arrivals_and_updates_reach_the_view_they_were_loaded_for(
+    cache: LocalCache, clock: Clock
+) -> None:
+    cache.store_page("p1", "failed", [row("a2", "failed")], total=1, done=True, first=True)
+    cache.store_page("p1", None, [row("a2", "failed")], total=1, done=True, first=True)
+    cache.store_page(None, "failed", [row("a2", "failed")], total=1, done=True, first=True)
+    cache.flush()
+    clock.now = 2_000.0
+    cache.store_arrivals("p1", "failed", [row("a1", "failed")], 2)
+    cache.store_updates("p1", "failed", [row("a2", "failed", error_message="late")])
+    cache.flush()
+    view = cache.view("p1", "failed")
+    assert view is not None and ids(view.items) == ["a1", "a2"]
+    assert (view.total, view.fetched_at) == (2, when(2_000.0))
+    for other in (("p1", None), (None, "failed")):
+        kept = cache.view(*other)
+        assert kept is not None and ids(kept.items) == ["a2"], other
+        assert (kept.total, kept.fetched_at) == (1, when(1_000.0)), other
+
+
+def test_a_batch_of_projects_over_the_bound_is_cut_to_it(
+    opened: Callable[..., LocalCache], clock: Clock
+) -> None:
+    """Thirteen projects of 40 KB arrive in one batch under a 0.2 MB bound, after one that
+    was fetched earlier: several rounds let a quarter go each, the earliest first."""
+    cache = opened(max_mb=0.2)
+    cache.store_project(Project.model_validate({"id": "early", "name": "Early"}))
+    cache.flush()
+    clock.now = 2_000.0
+    for n in range(13):
+        cache.store_project(Project.model_validate({"id": f"p{n:02}", "name": "x" * 40_000}))
+    cache.flush()
+    kept = [p.id for p, _at in cache.projects()]
+    assert cache.usable and cache.warning is None
+    assert 0 < len(kept) < 13 and "early" not in kept
+    assert file_bytes(cache.path) - SHM_BYTES <= 0.2 * 1024 * 1024
+
+
+def test_of_two_projects_only_one_fits_the_earlier_goes(
+    opened: Callable[..., LocalCache], clock: Clock
+) -> None:
+    cache = opened(max_mb=0.2)
+    for n, project in enumerate(("first", "second")):
+        clock.now = 1_000.0 + n
+        cache.store_project(Project.model_validate({"id": project, "name": "x" * 80_000}))
+        cache.flush()
+    assert [p.id for p, _at in cache.projects()] == ["second"]
