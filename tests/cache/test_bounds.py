@@ -12,6 +12,7 @@ from tests.cache.conftest import pages
 from screen_analysis.api.models import Analysis, AnalysisItem, Project
 from screen_analysis.api.parsing import parse_item
 from screen_analysis.cache import CacheScope, LocalCache
+from screen_analysis.cache.bounds import used_bytes
 from screen_analysis.cache.contents import file_bytes
 from screen_analysis.cache.schema import SHM_BYTES, WAL_LIMIT_BYTES
 from screen_analysis.demo.runner import DemoServer
@@ -136,3 +137,25 @@ def test_a_bound_below_the_empty_database_keeps_nothing_but_never_stalls(tmp_pat
     assert view is None or view.items == []
     assert cache.projects() == [] and cache.usable and cache.warning is None
     cache.close()
+
+
+def test_one_view_over_the_byte_bound_loses_a_quarter_of_its_rows(tmp_path: Path) -> None:
+    """The bound set a tenth above what 450 of the view's rows take: a view of 600 keeps its
+    first 450 (the last quarter cut), not fewer."""
+    rows = [parse_item({"id": f"a{n:04}", "label": "x" * 1500}) for n in range(600)]
+    measured = tmp_path / "measured.sqlite3"
+    measure = LocalCache(SCOPE, path=measured)
+    measure.store_page(None, None, rows[:450], total=600, done=False, first=True)
+    measure.close()
+    db = sqlite3.connect(measured)
+    fits = used_bytes(db)
+    db.close()
+    cache = LocalCache(SCOPE, path=tmp_path / "c.sqlite3", max_mb=fits * 1.1 / 1024 / 1024)
+    try:
+        cache.store_page(None, None, rows, total=600, done=True, first=True)
+        cache.flush()
+        view = cache.view(None, None)
+        assert view is not None and [i.id for i in view.items] == [i.id for i in rows[:450]]
+        assert not view.done
+    finally:
+        cache.close()

@@ -197,10 +197,11 @@ def test_every_analysis_of_a_project_the_newest_first(cache: LocalCache) -> None
         row("a0"),
         row("a4", created_at="2026-03-01T00:00:00Z"),  # the same time: by id
         parse_item({"id": "b1", "project_id": "p2", "created_at": "2026-12-01T00:00:00Z"}),
+        parse_item({"id": "c1", "status": 5}),  # flagged: no project, no date
     ]
-    cache.store_page(None, None, items, total=6, done=True, first=True)
+    cache.store_page(None, None, items, total=7, done=True, first=True)
     cache.flush()
-    assert ids(cache.analyses(None)) == ["b1", "a2", "a4", "a1", "a0", "a3"]
+    assert ids(cache.analyses(None)) == ["b1", "a2", "a4", "a1", "a0", "a3", "c1"]
     assert ids(cache.analyses("p1")) == ["a2", "a4", "a1", "a0", "a3"]
     assert cache.analyses("p3") == []
 
@@ -340,3 +341,43 @@ def test_of_two_projects_only_one_fits_the_earlier_goes(
         cache.store_project(Project.model_validate({"id": project, "name": "x" * 80_000}))
         cache.flush()
     assert [p.id for p, _at in cache.projects()] == ["second"]
+
+
+def test_a_project_round_trips_whole_and_one_of_exactly_the_limit_is_kept(
+    cache: LocalCache,
+) -> None:
+    whole = Project.model_validate(
+        {
+            "id": "p1",
+            "name": "Shop",
+            "description": "The shop's screens",
+            "default_criteria": {"contrast": 0.5, "layout": 0.5},
+            "analysis_count": 12,
+            "avg_score": 81.5,
+            "created_at": "2026-01-02T03:04:05Z",
+            "updated_at": "2026-02-03T04:05:06Z",
+        }
+    )
+    bare = Project.model_validate({"id": "p2", "name": ""})
+    compact = json.dumps(bare.model_dump(mode="json"), separators=(",", ":"))
+    at_limit = Project.model_validate({"id": "p2", "name": "x" * (MAX_ROW_BYTES - len(compact))})
+    cache.store_project(whole)
+    cache.store_project(at_limit)
+    cache.flush()
+    assert [p for p, _at in cache.projects()] == [whole, at_limit]
+
+
+def test_of_two_views_over_the_bound_the_older_goes_whole(
+    opened: Callable[..., LocalCache], clock: Clock
+) -> None:
+    cache = opened(max_analyses=3)
+    cache.store_page(
+        None, "failed", [row("f1", "failed"), row("f2", "failed")], total=2, done=True, first=True
+    )
+    cache.flush()
+    clock.now = 2_000.0
+    cache.store_page(None, None, [row("a1"), row("a2")], total=2, done=True, first=True)
+    cache.flush()
+    assert cache.view(None, "failed") is None
+    view = cache.view(None, None)
+    assert view is not None and ids(view.items) == ["a1", "a2"] and view.done
