@@ -201,3 +201,24 @@ def test_a_shell_gets_the_viewed_projects_then_the_others_by_id(tmp_path: Path) 
         ("pb", "PB"),
         ("pc", "PC"),
     ]
+
+
+def test_a_scope_whose_only_view_is_empty_is_listed(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite3"
+    cache = LocalCache(STAGING, path=path)
+    cache.store_page(None, "failed", [], total=0, done=True, first=True)  # nothing failed
+    cache.close()
+    scopes, _warning = kept_scopes(path)
+    assert [(s.base_url, s.views, s.analyses) for s in scopes] == [(STAGING.base_url, 1, 0)]
+
+
+def test_a_project_whose_name_is_not_text_is_offered_without_one(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite3"
+    cache = LocalCache(STAGING, path=path)
+    cache.store_project(Project.model_validate({"id": "p1", "name": "One"}))
+    cache.close()
+    db = sqlite3.connect(path)
+    db.execute("""UPDATE projects SET raw = '{"id": "p1", "name": 5}'""")
+    db.commit()
+    db.close()
+    assert kept_projects(path, STAGING) == [("p1", None)]
