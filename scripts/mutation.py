@@ -109,6 +109,9 @@ def write_workspace(module: Module, fresh: bool) -> Path:
     pytest_options["addopts"] = tier["addopts"]
     if module.test_timeout is not None:
         pytest_options["timeout"] = module.test_timeout
+        # The thread method ends the process at the limit: a hang that goes on in a fixture's
+        # teardown (a writer thread joined again) would outlive the signal method's one alarm.
+        pytest_options["timeout_method"] = "thread"
     package = "src/screen_analysis"
     config = {
         "tool": {
