@@ -381,3 +381,12 @@ def test_of_two_views_over_the_bound_the_older_goes_whole(
     assert cache.view(None, "failed") is None
     view = cache.view(None, None)
     assert view is not None and ids(view.items) == ["a1", "a2"] and view.done
+
+
+def test_a_page_appended_to_an_empty_view_starts_it(cache: LocalCache) -> None:
+    cache.store_page(None, None, [], total=None, done=False, first=True)  # nothing yet
+    cache.store_page(None, None, [row("a1"), row("a2")], total=2, done=True, first=False)
+    cache.flush()
+    view = cache.view(None, None)
+    assert view is not None and ids(view.items) == ["a1", "a2"] and view.done
+    assert cache.usable
