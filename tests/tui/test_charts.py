@@ -162,9 +162,11 @@ async def overview_at(tmp_path: Path, server: DemoServer, size: tuple[int, int])
             # panels fill in: wait for the fit, not for the first layout without overflow.
             await wait_until(
                 pilot,
-                lambda: body.max_scroll_y == 0
-                and histogram.plot_height > MIN_HISTOGRAM_ROWS
-                and timeline.plot_height > MIN_TIMELINE_ROWS,
+                lambda: (
+                    body.max_scroll_y == 0
+                    and histogram.plot_height > MIN_HISTOGRAM_ROWS
+                    and timeline.plot_height > MIN_TIMELINE_ROWS
+                ),
             )
         await pilot.pause()
         return histogram.plot_height, timeline.plot_height, body.max_scroll_y
