@@ -390,3 +390,23 @@ def test_a_page_appended_to_an_empty_view_starts_it(cache: LocalCache) -> None:
     view = cache.view(None, None)
     assert view is not None and ids(view.items) == ["a1", "a2"] and view.done
     assert cache.usable
+
+
+def test_rows_a_refreshed_view_no_longer_lists_go_before_any_view(
+    opened: Callable[..., LocalCache], clock: Clock
+) -> None:
+    """Two views of two rows under a bound of four analyses; the newer one refreshed with
+    two other rows: the two it no longer lists go, and both views stay."""
+    cache = opened(max_analyses=4)
+    cache.store_page(
+        None, "failed", [row("f1", "failed"), row("f2", "failed")], total=2, done=True, first=True
+    )
+    cache.flush()
+    clock.now = 2_000.0
+    cache.store_page(None, None, [row("a1"), row("a2")], total=2, done=True, first=True)
+    cache.flush()
+    cache.store_page(None, None, [row("a3"), row("a4")], total=2, done=True, first=True)
+    cache.flush()
+    failed = cache.view(None, "failed")
+    assert failed is not None and ids(failed.items) == ["f1", "f2"]
+    assert sorted(i.id or "" for i in cache.analyses(None)) == ["a3", "a4", "f1", "f2"]
