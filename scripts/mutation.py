@@ -107,6 +107,11 @@ def write_workspace(module: Module, fresh: bool) -> Path:
     with open(ROOT / "pyproject.toml", "rb") as f:
         pytest_options = dict(tomllib.load(f)["tool"]["pytest"]["ini_options"])
     pytest_options["addopts"] = tier["addopts"]
+    if module.test_timeout is not None:
+        pytest_options["timeout"] = module.test_timeout
+        # The thread method ends the process at the limit: a hang that goes on in a fixture's
+        # teardown (a writer thread joined again) would outlive the signal method's one alarm.
+        pytest_options["timeout_method"] = "thread"
     package = "src/screen_analysis"
     config = {
         "tool": {

@@ -51,6 +51,8 @@ class Module:
     tests: tuple[str, ...]
     floor: float | None
     minutes: float
+    # pytest-timeout's limit on each test of a mutant's run (None: the suite's own)
+    test_timeout: float | None = None
 
     @property
     def workspace(self) -> Path:
@@ -89,6 +91,7 @@ def modules() -> list[Module]:
                 tests=tuple(spec["tests"]),
                 floor=spec.get("floor"),
                 minutes=float(spec.get("minutes", 0)),
+                test_timeout=spec.get("test_timeout"),
             )
         )
     return found

@@ -4,13 +4,16 @@ of its listing as the app would have loaded them."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.conftest import demo_config
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.models import AnalysisItem
+from screen_analysis.cache import CacheScope, LocalCache
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.secret import SecretStr
 
@@ -40,3 +43,37 @@ def pages(
         return found
 
     return asyncio.run(fetch())
+
+
+class Clock:
+    """The time the test says it is."""
+
+    def __init__(self, now: float = 1_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+WRITES_SCOPE = CacheScope("https://writes.example.test", "work")
+
+
+@pytest.fixture
+def clock() -> Clock:
+    """The time a test of the writes says it is (1,000 s after the epoch to start)."""
+    return Clock()
+
+
+@pytest.fixture
+def opened(tmp_path: Path, clock: Clock) -> Iterator[Callable[..., LocalCache]]:
+    """Open caches on one file with the test's clock; each closed at the end, passed or not
+    (a writer thread left running would hold the test process open)."""
+    made: list[LocalCache] = []
+
+    def open_one(**options: Any) -> LocalCache:
+        made.append(LocalCache(WRITES_SCOPE, path=tmp_path / "c.sqlite3", clock=clock, **options))
+        return made[-1]
+
+    yield open_one
+    for cache in made:
+        cache.close()

@@ -9,8 +9,10 @@ from pathlib import Path
 
 from tests.cache.conftest import pages
 
-from screen_analysis.api.models import Analysis, AnalysisItem
+from screen_analysis.api.models import Analysis, AnalysisItem, Project
+from screen_analysis.api.parsing import parse_item
 from screen_analysis.cache import CacheScope, LocalCache
+from screen_analysis.cache.bounds import used_bytes
 from screen_analysis.cache.contents import file_bytes
 from screen_analysis.cache.schema import SHM_BYTES, WAL_LIMIT_BYTES
 from screen_analysis.demo.runner import DemoServer
@@ -92,3 +94,68 @@ def test_the_write_ahead_log_is_emptied_after_a_big_write(
     view = cache.view(None, None)
     assert view is not None and len(view.items) == 4000
     cache.close()
+
+
+def test_the_analyses_bound_met_exactly_keeps_the_view_whole(tmp_path: Path) -> None:
+    rows = [parse_item({"id": f"a{n}"}) for n in range(5)]
+    cache = LocalCache(SCOPE, path=tmp_path / "c.sqlite3", max_analyses=4)
+    cache.store_page(None, None, rows[:4], total=4, done=True, first=True)
+    cache.flush()
+    view = cache.view(None, None)
+    assert view is not None and len(view.items) == 4 and view.done
+    cache.store_page(None, None, rows, total=5, done=True, first=True)
+    cache.flush()
+    cut = cache.view(None, None)
+    assert cut is not None and [i.id for i in cut.items] == ["a0", "a1", "a2", "a3"]
+    assert not cut.done, "a view cut at the bound is not done"
+    cache.close()
+
+
+def test_the_projects_fetched_longest_ago_go_when_only_they_are_left(tmp_path: Path) -> None:
+    """Projects of 40 KB each, one per second, under a 0.2 MB bound with no view: the newest
+    stay, in the order they came, and the file is within the bound."""
+    path = tmp_path / "c.sqlite3"
+    now = [1000.0]
+    cache = LocalCache(SCOPE, path=path, max_mb=0.2, clock=lambda: now[0])
+    for n in range(12):
+        now[0] += 1
+        cache.store_project(Project.model_validate({"id": f"p{n:02}", "name": "x" * 40_000}))
+        cache.flush()
+    kept = [p.id for p, _at in cache.projects()]
+    assert 0 < len(kept) < 12 and kept == [f"p{n:02}" for n in range(12 - len(kept), 12)]
+    assert "p11" in kept and "p00" not in kept
+    assert file_bytes(path) - SHM_BYTES <= 0.2 * 1024 * 1024
+    cache.close()
+
+
+def test_a_bound_below_the_empty_database_keeps_nothing_but_never_stalls(tmp_path: Path) -> None:
+    cache = LocalCache(SCOPE, path=tmp_path / "c.sqlite3", max_mb=0.001)
+    cache.store_project(Project.model_validate({"id": "p1", "name": "One"}))
+    cache.store_page(None, None, [parse_item({"id": "a1"})], total=1, done=True, first=True)
+    cache.flush()
+    view = cache.view(None, None)
+    assert view is None or view.items == []
+    assert cache.projects() == [] and cache.usable and cache.warning is None
+    cache.close()
+
+
+def test_one_view_over_the_byte_bound_loses_a_quarter_of_its_rows(tmp_path: Path) -> None:
+    """The bound set a tenth above what 450 of the view's rows take: a view of 600 keeps its
+    first 450 (the last quarter cut), not fewer."""
+    rows = [parse_item({"id": f"a{n:04}", "label": "x" * 1500}) for n in range(600)]
+    measured = tmp_path / "measured.sqlite3"
+    measure = LocalCache(SCOPE, path=measured)
+    measure.store_page(None, None, rows[:450], total=600, done=False, first=True)
+    measure.close()
+    db = sqlite3.connect(measured)
+    fits = used_bytes(db)
+    db.close()
+    cache = LocalCache(SCOPE, path=tmp_path / "c.sqlite3", max_mb=fits * 1.1 / 1024 / 1024)
+    try:
+        cache.store_page(None, None, rows, total=600, done=True, first=True)
+        cache.flush()
+        view = cache.view(None, None)
+        assert view is not None and [i.id for i in view.items] == [i.id for i in rows[:450]]
+        assert not view.done
+    finally:
+        cache.close()

@@ -55,6 +55,14 @@ def test_an_object_nested_to_the_limit_is_read_and_one_level_more_is_not() -> No
     assert json_object(flat) == {"list": [{}] * 100}
 
 
+def test_arrays_count_as_levels_as_objects_do() -> None:
+    """An object holding arrays nested inside one another: its levels are the object's
+    and the arrays' together, the limit met exactly read, one more not."""
+    arrays = MAX_NESTING - 1
+    assert json_object('{"a": ' + "[" * arrays + "]" * arrays + "}") is not None
+    assert json_object('{"a": ' + "[" * (arrays + 1) + "]" * (arrays + 1) + "}") is None
+
+
 def test_a_row_is_an_analysis_with_an_id_or_a_flagged_one() -> None:
     read = analysis_of(json.dumps(ANALYSIS))
     assert isinstance(read, Analysis) and read.id == "ana_1"

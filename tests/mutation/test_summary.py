@@ -69,3 +69,28 @@ def test_the_reviewed_list_names_known_mutants_with_a_hash_and_a_reason() -> Non
 def test_a_module_the_tier_does_not_know_is_refused() -> None:
     with pytest.raises(SystemExit, match="no module nope in the tier"):
         summary.pick(["nope"])
+
+
+def test_a_modules_test_limit_reaches_the_runs_pytest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A part with `test_timeout` ends a hung test's process at that limit; one without keeps
+    the suite's own limit."""
+    import sys
+    import tomllib
+
+    monkeypatch.setitem(sys.modules, "mutation_summary", summary)  # the script's own import
+    from scripts import mutation
+
+    monkeypatch.setattr(summary, "WORK", tmp_path)
+    limited = summary.Module("limited", ("rows.py",), (), ("tests/x.py",), 90, 1, 20)
+    plain = summary.Module("plain", ("rows.py",), (), ("tests/x.py",), 90, 1)
+    options: dict[str, dict[str, object]] = {}
+    for module in (limited, plain):
+        workspace = mutation.write_workspace(module, fresh=True)
+        with open(workspace / "pyproject.toml", "rb") as f:
+            options[module.name] = tomllib.load(f)["tool"]["pytest"]["ini_options"]
+    assert (options["limited"]["timeout"], options["limited"]["timeout_method"]) == (20, "thread")
+    assert options["plain"]["timeout"] == 120 and "timeout_method" not in options["plain"]
+    parts = {m.name: m.test_timeout for m in summary.modules() if m.name.startswith("cache")}
+    assert parts and set(parts.values()) == {20}, "every part of the cache has its limit"
