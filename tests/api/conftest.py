@@ -8,10 +8,22 @@ from typing import Any
 import pytest
 from tests.api.support import MakeClient, RecordedSleep
 
+from screen_analysis import validation
+from screen_analysis.api import models
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.retry import RetryPolicy
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.secret import SecretStr
+
+
+@pytest.fixture
+def fresh_validators(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each validator of the test built for it: the resources' schemas (their kinds of
+    field, the unknown fields kept) are made again in the test, not taken from an earlier
+    test of the same process (nor the names of their documented fields), so what they
+    decide is checked each time."""
+    monkeypatch.setattr(validation, "_ADAPTERS", {})
+    monkeypatch.setattr(models, "_DOCUMENTED", {})
 
 
 @pytest.fixture

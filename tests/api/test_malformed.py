@@ -15,6 +15,8 @@ from screen_analysis.api import (
 )
 from screen_analysis.demo.runner import DemoServer
 
+pytestmark = pytest.mark.usefixtures("fresh_validators")
+
 REQUEST = "GET /v1/analyses?limit=20"
 
 

@@ -18,10 +18,13 @@ from screen_analysis.api.models import (
     InvalidAnalysis,
     Project,
     as_sent,
+    parse_status,
 )
-from screen_analysis.api.parsing import describe_errors, parse_item, parse_raw_page
+from screen_analysis.api.parsing import describe_errors, parse_item, parse_project, parse_raw_page
 from screen_analysis.api.writers import JsonLinesWriter, raw_of
 from screen_analysis.cache.writes import kept_row
+
+pytestmark = pytest.mark.usefixtures("fresh_validators")
 
 SECRET = "s3cr3t-value-never-echoed"
 
@@ -181,3 +184,20 @@ def test_a_row_holds_its_values_and_nothing_else() -> None:
     analysis = Analysis.model_validate(row(label="Checkout", score=80))
     assert not hasattr(analysis, "__dict__")
     assert sys.getsizeof(analysis) <= 16 + 8 * (len(Analysis.__slots__) + 2)
+
+
+def test_a_status_is_read_as_the_documented_member_or_kept_as_sent() -> None:
+    assert parse_status(None) is None
+    assert parse_status("pending") is AnalysisStatus.PENDING
+    assert parse_status("queued") == "queued" and not isinstance(
+        parse_status("queued"), AnalysisStatus
+    )
+
+
+def test_a_flagged_projects_dump_is_what_the_server_sent_without_the_flag() -> None:
+    sent = {"id": "proj_1", "name": "Checkout", "analysis_count": "many", "owner": "ana"}
+    project = parse_project(json.dumps(sent).encode(), request="GET /v1/projects/proj_1")
+    assert project.flagged, "a count that is no number is left out, and the project flagged"
+    dumped = project.model_dump(mode="json")
+    assert "flagged" not in dumped and "extra" not in dumped
+    assert dumped["owner"] == "ana" and dumped["id"] == "proj_1"

@@ -18,6 +18,8 @@ from screen_analysis.api.models import Analysis, AnalysisStatus, Project, as_sen
 from screen_analysis.api.parsing import parse_item
 from screen_analysis.api.plain_resources import read_analysis, read_project
 
+pytestmark = pytest.mark.usefixtures("fresh_validators")
+
 FIELDS = [
     "id",
     "project_id",
@@ -199,6 +201,8 @@ def test_what_is_left_to_pydantic() -> None:
         {**row, "created_at": "2026-01-01T02:00:00+02:00"},  # an offset
         {**row, "feedback": ["ok", 3]},
         {**row, "breakdown": {"visual_clarity": "80"}},
+        {**row, "status": 5},  # a status that is no text
+        {**row, "status": ["completed"]},
     ]:
         assert read_analysis(odd) is None, odd
     offset = datetime(2026, 1, 1, tzinfo=timezone(timedelta(hours=2)))
