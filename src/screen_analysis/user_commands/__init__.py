@@ -9,8 +9,9 @@ brings pydantic, until the config's `[commands]` are read.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from screen_analysis.lazy_names import names_on_first_use
 
 if TYPE_CHECKING:
     from screen_analysis.user_commands.placeholders import PLACEHOLDERS, fill, values_of
@@ -35,13 +36,7 @@ _MODULE_OF = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = names_on_first_use(__name__, _MODULE_OF)
 
 
 __all__ = [
