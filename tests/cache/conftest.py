@@ -4,6 +4,7 @@ of its listing as the app would have loaded them."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,16 @@ from screen_analysis.demo.runner import DemoServer
 from screen_analysis.secret import SecretStr
 
 FAKE_KEY = "sk-test-cache-NEVER-STORED-123"
+TABLES = ("scopes", "analyses", "views", "view_rows", "projects", "totals", "keys")
+
+
+def rows_in_file(path: Path) -> dict[str, int]:
+    """How many rows each table of the file holds, read without the app's code."""
+    db = sqlite3.connect(path)
+    try:
+        return {t: db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
+    finally:
+        db.close()
 
 
 @pytest.fixture(scope="module")

@@ -10,22 +10,12 @@ tier gives a test.
 from __future__ import annotations
 
 import multiprocessing
-import sqlite3
 from pathlib import Path
 from typing import Any
 
+from tests.cache.conftest import rows_in_file
+
 from screen_analysis.cache import CacheScope, LocalCache
-
-TABLES = ("scopes", "analyses", "views", "view_rows", "projects", "totals", "keys")
-
-
-def rows_in_file(path: Path) -> dict[str, int]:
-    """How many rows each table of the file holds, read without the app's code."""
-    db = sqlite3.connect(path)
-    try:
-        return {t: db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
-    finally:
-        db.close()
 
 
 def _process_opens(path: str, name: str, start: Any, out: Any) -> None:

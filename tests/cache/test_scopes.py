@@ -15,7 +15,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from tests.cache.conftest import pages
+from tests.cache.conftest import pages, rows_in_file
 
 from screen_analysis.api.models import AnalysisItem
 from screen_analysis.cache import CacheScope, LocalCache
@@ -24,16 +24,6 @@ from screen_analysis.demo.runner import DemoServer
 
 FIRST = CacheScope("https://first.example.test", "")
 OTHER = CacheScope("https://other.example.test", "")
-TABLES = ("scopes", "analyses", "views", "view_rows", "projects", "totals", "keys")
-
-
-def rows_in_file(path: Path) -> dict[str, int]:
-    """How many rows each table of the file holds, read without the app's code."""
-    db = sqlite3.connect(path)
-    try:
-        return {t: db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
-    finally:
-        db.close()
 
 
 def test_a_clear_while_a_copy_writes_leaves_no_row_another_server_can_see(
