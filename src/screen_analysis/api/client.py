@@ -15,7 +15,7 @@ from urllib.parse import quote
 import httpx
 
 from screen_analysis import __version__
-from screen_analysis.api import addresses, arguments, image_fetch
+from screen_analysis.api import addresses, arguments, image_fetch, tls
 from screen_analysis.api.errors import (
     APIConnectionError,
     APIError,
@@ -90,8 +90,7 @@ class ScreenAnalysisClient:
         self.user_agent = f"{agent} {suffix}" if suffix else agent
         try:
             network: dict[str, Any] = {"proxy": proxy} if proxy else {}
-            if verify is not None:
-                network["verify"] = verify
+            network["verify"] = verify if verify is not None else tls.default_context()
             self._http = httpx.AsyncClient(
                 transport=transport,
                 timeout=self.timeouts.to_httpx(),
