@@ -116,6 +116,8 @@ async def test_app_gives_up_after_retries_on_a_long_429_burst_without_a_storm(
     app = build_app(tmp_path, connection_to(server), max_retries=2)
     async with app.run_test(size=(120, 30)) as pilot:
         screen = await settled(pilot)
+        await workers_done(pilot)  # the start's side reads (totals, project names) are over
+        await answered(pilot, server)
         before = len(server.request_log)
         server.faults.inject(429, {"Retry-After": "1"}, count=100)
         await pilot.press("end")

@@ -20,6 +20,7 @@ from screen_analysis.demo.live import LiveSimulator
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.demo.store import iter_all
 from screen_analysis.tui.screens.main import MainScreen
+from screen_analysis.tui.widgets.table import flash
 
 from ..conftest import DEMO_NOW, demo_config
 from .conftest import connection_to, make_app, settled, wait_until
@@ -102,8 +103,9 @@ def test_live_simulation_is_deterministic_for_a_seed_and_clock(
 
 
 async def test_visible_rows_change_in_place_and_flash_without_moving_cursor_or_scroll(
-    tmp_path: Path, live_server: tuple[DemoServer, LiveSimulator]
+    tmp_path: Path, live_server: tuple[DemoServer, LiveSimulator], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(flash, "FLASH_SECONDS", 600.0)  # still lit however long the round took
     server, simulator = live_server
     app = make_app(tmp_path, connection_to(server), refresh_interval=0)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -28,7 +28,7 @@ from screen_analysis.tui.screens.login import LoginScreen
 from screen_analysis.tui.screens.main import MainScreen
 
 from ..conftest import Serve, demo_config
-from .conftest import make_app, settled, wait_until
+from .conftest import answered, make_app, settled, wait_until, workers_done
 
 SECRET = "sk-live-Zq7Xw9Pk4Jm2Rv8T"
 
@@ -223,6 +223,8 @@ async def test_a_key_refused_mid_session_asks_for_another_and_keeps_the_rows(
     app = login_app(tmp_path, server.base_url, revoked)
     async with app.run_test(size=(80, 24)) as pilot:
         main = await settled(pilot)
+        await workers_done(pilot)  # the start's side reads would take the refusal
+        await answered(pilot, server)
         assert len(main.table.items) == 100
         server.faults.inject(401, count=1)
         await pilot.press("end")  # the next page is refused

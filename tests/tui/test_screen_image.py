@@ -79,7 +79,8 @@ async def test_holding_down_fetches_only_where_the_cursor_stops(
         await hold_down(pilot, 60)
         item = screen.table.highlighted_item
         image = screen.detail.query_one(ScreenImage)
-        await wait_until(pilot, lambda: image.painted_url == item.image_url)
+        # a deadline, not a timing: sixty keys' rows and the image decode on a crowded machine
+        await wait_until(pilot, lambda: image.painted_url == item.image_url, timeout=30)
         await answered(pilot, fresh_demo_server)
         assert screen.table.cursor_row == 60
         during = image_requests(fresh_demo_server)[before:]

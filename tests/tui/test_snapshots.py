@@ -16,6 +16,7 @@ from textual.pilot import Pilot
 
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.tui.dialogs.error import ErrorScreen
+from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.screens.welcome import WelcomeScreen
 
 from ..conftest import Serve, demo_config
@@ -105,6 +106,9 @@ def test_error(snap_compare: Compare, tmp_path: Path, demo_server: DemoServer, s
 
     async def wait(pilot: Pilot[Any]) -> None:
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ErrorScreen))
+        main = pilot.app.screen_stack[-2]
+        assert isinstance(main, MainScreen)
+        await wait_until(pilot, lambda: main.pane.offline)  # the status line says so too
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=wait)
