@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -18,6 +19,25 @@ from tests.auth.backends import MemoryKeyring
 from screen_analysis.cli.root import cli
 from screen_analysis.demo.config import DemoConfig
 from screen_analysis.demo.runner import DemoServer
+
+# --- The collector in a test process -----------------------------------------------------
+
+# A test process holds every test module, hundreds of apps' worth of Textual's render caches
+# and a few servers, and each app test makes cyclic garbage by the thousand; at CPython's
+# default threshold (700) the collector ran a full pass of that heap about once a test
+# (45 full passes for 41 app tests, a quarter of their CPU time). A young generation ten
+# times larger lets most of that garbage go in cheap young passes: the same tests took 41 s
+# of CPU instead of 55 s. What a test measures is untouched: no test reads the collector's
+# timing, those that need garbage gone call gc.collect(), and the app's own process keeps
+# CPython's defaults (screen_analysis.collector).
+GC_YOUNG_THRESHOLD = 7_000
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Each test process (and xdist's workers) collects with a larger young generation."""
+    _young, middle, old = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, middle, old)
+
 
 # --- Isolated environment ---------------------------------------------------------------
 
