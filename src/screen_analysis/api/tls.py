@@ -21,11 +21,14 @@ import ssl
 
 def default_context() -> ssl.SSLContext:
     """The SSL context of httpx's defaults (`verify=True, trust_env=True`), shared while the
-    environment's certificate settings and the bundle's file are unchanged."""
+    environment's certificate settings and the bundle's file are unchanged.
+
+    A named bundle that does not exist raises FileNotFoundError, as httpx's would."""
     cert_file = os.environ.get("SSL_CERT_FILE") or None
     cert_dir = None if cert_file else os.environ.get("SSL_CERT_DIR") or None
-    bundle = cert_file if cert_file or cert_dir else _certifi_bundle()
-    return _built(cert_file, cert_dir, _signature(bundle))
+    if cert_dir is not None:
+        return _built(cert_dir, None)
+    return _built(None, _signature(cert_file or _certifi_bundle()))
 
 
 def _certifi_bundle() -> str:
@@ -34,23 +37,15 @@ def _certifi_bundle() -> str:
     return str(certifi.where())
 
 
-def _signature(path: str | None) -> tuple[str, int, int] | None:
+def _signature(path: str) -> tuple[str, int, int]:
     """What tells a rewritten file from the one read: its path, size and change time."""
-    if path is None:
-        return None
-    try:
-        status = os.stat(path)
-    except OSError:
-        return (path, -1, -1)  # missing: httpx's own call below raises, and nothing is kept
+    status = os.stat(path)
     return (path, status.st_size, status.st_mtime_ns)
 
 
 @functools.lru_cache(maxsize=4)
-def _built(
-    cert_file: str | None, cert_dir: str | None, signature: tuple[str, int, int] | None
-) -> ssl.SSLContext:
+def _built(cert_dir: str | None, bundle: tuple[str, int, int] | None) -> ssl.SSLContext:
     # What httpx.create_ssl_context does for verify=True with trust_env, from the key alone.
-    if cert_dir is not None:
-        return ssl.create_default_context(capath=cert_dir)
-    bundle = cert_file or (signature[0] if signature else None)
-    return ssl.create_default_context(cafile=bundle)
+    if bundle is not None:
+        return ssl.create_default_context(cafile=bundle[0])
+    return ssl.create_default_context(capath=cert_dir)
