@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import tomllib
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -45,11 +45,7 @@ NUMBERS = (
     | st.floats()
     | st.sampled_from([0.0, -0.0, 1e-320, math.inf, -math.inf, math.nan, 1e308])
 )
-WHEN = (
-    st.datetimes(timezones=st.none() | st.just(timezone.utc) | st.timezones())
-    | st.dates()
-    | st.times()
-)
+WHEN = st.datetimes(timezones=st.none() | st.just(UTC) | st.timezones()) | st.dates() | st.times()
 SCALARS = TEXT | NUMBERS | st.booleans() | WHEN
 TOML = st.recursive(
     SCALARS,
