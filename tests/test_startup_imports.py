@@ -57,7 +57,16 @@ NOT_AT_START = (
     # The config file's declaration: a file of known keys and values of their kinds is
     # read without it (`config_plain`).
     "screen_analysis.config_file",
+    # Standard modules only a rare answer needs: an HTTP date in Retry-After, an HTML error
+    # page (`email` is 13 modules).
+    "email",
+    "html",
     # Screens and dialogs the first screen does not show.
+    "screen_analysis.tui.dialogs.frame",
+    "screen_analysis.tui.dialogs.choice",
+    "screen_analysis.tui.dialogs.prompt",
+    "screen_analysis.tui.dialogs.progress",
+    "textual.widgets._progress_bar",
     "screen_analysis.tui.screens.login",
     "screen_analysis.tui.screens.welcome",
     "screen_analysis.tui.screens.help",

@@ -14,32 +14,19 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from screen_analysis.browse.columns import COLUMNS, DEFAULT_COLUMNS, check_column
+from screen_analysis.browse.columns import DEFAULT_COLUMNS, check_column
 from screen_analysis.browse.order import SortOrder
 from screen_analysis.browse.saved_views import plain_names, read_view, read_views
 from screen_analysis.browse.views import ViewKey
 from screen_analysis.browse.when import ScopeError
 from screen_analysis.config import ConfigError, Settings
 from screen_analysis.config_saves import save_view_table
-from screen_analysis.tui.dialogs.prompt import Prompt
 from screen_analysis.tui.screens.main.host import ScreenServices
 
 if TYPE_CHECKING:
     from screen_analysis.browse.scope_model import SavedView
 
 VIEW_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
-COLUMNS_PROMPT = Prompt(
-    "columns",
-    ", ".join(DEFAULT_COLUMNS),
-    "Columns in order, by name: " + ", ".join(COLUMNS) + ". Enter shows them, Esc cancels.",
-    title="Columns",
-)
-SAVE_PROMPT = Prompt(
-    "view-name",
-    "checkout-weak",
-    "Letters, digits, - and _. Saved in the config as [views.NAME]; Enter saves, Esc cancels.",
-    title="Save view as…",
-)
 
 
 def read_columns(text: str) -> tuple[str, ...]:
@@ -177,4 +164,4 @@ def columns_words(columns: tuple[str, ...] | None) -> str:
     return ", ".join(columns or DEFAULT_COLUMNS)
 
 
-__all__ = ["COLUMNS_PROMPT", "SAVE_PROMPT", "SavedViews", "columns_words", "read_columns"]
+__all__ = ["SavedViews", "columns_words", "read_columns"]
