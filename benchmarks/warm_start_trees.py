@@ -85,8 +85,8 @@ def run(
 
     from .server_process import ServerProcess
 
-    config = DemoConfig(analyses=5000, seed=7, latency_ms=LATENCY_MS)
-    with ServerProcess(config) as server, tempfile.TemporaryDirectory(prefix="warm-") as home:
+    demo = DemoConfig(analyses=5000, seed=7, latency_ms=LATENCY_MS)
+    with ServerProcess(demo) as server, tempfile.TemporaryDirectory(prefix="warm-") as home:
         needle = cold_start.needle_for(server.base_url, server.api_key)
         env = cold_start.child_env(server.api_key, Path(home))
         if config:  # where the app looks: XDG_CONFIG_HOME (child_env) / screen-analysis
