@@ -219,3 +219,38 @@ def test_a_refused_value_is_worded_by_pydantic_as_before() -> None:
         values == {"theme": "x"}
         and note == f"config file {PATH}: surprise: not a known key (left out)"
     )
+
+
+KINDS = {
+    "base_url": "https://api.example.com",
+    "projects": ["proj_1"],
+    "theme": "x",
+    "refresh_interval": 5,
+    "images": "off",
+    "keymap": {"find": "ctrl+f"},
+    "proxy": "http://proxy:3128",
+    "ca_bundle": "~/ca.pem",
+    "cache": True,
+    "cache_max_mb": 0.5,
+    "commands": {"show": {"run": ["echo"]}},
+    "notify": ["bell"],
+    "views": {"weak": {"max_score": 40}},
+    "default_profile": "work",
+    "profiles": {"work": {}},
+    "checks": {"ci": {}},
+}
+
+
+def test_every_declared_key_is_read_without_pydantic() -> None:
+    # A key added to the declaration (`config_file`) and not to the plain reader would send
+    # every file that sets it to pydantic: the two lists are one.
+    from dataclasses import fields
+
+    from screen_analysis.config_file import ConfigTable, ProfileTable
+
+    assert [field.name for field in fields(ProfileTable)] == PROFILE_KEYS
+    assert [field.name for field in fields(ConfigTable)] == CONFIG_KEYS == list(KINDS)
+    for key, value in KINDS.items():
+        assert read_plain_tables({key: value}) is not None, key
+        if key in PROFILE_KEYS:
+            assert read_plain_tables({"profiles": {"work": {key: value}}}) is not None, key
