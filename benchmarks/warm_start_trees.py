@@ -11,6 +11,10 @@ With `--instructions` first, each run goes through valgrind's cachegrind instead
 figure is the instructions the process runs until the first rows are on the terminal: the
 same on a quiet machine and on a loaded one (the wall and CPU times on a shared machine
 move by more than a change of a few percent), at about thirty times the time.
+
+With `--config` (after `--instructions` when both are given), every version starts with a
+config file as most signed-in users have one (`TYPICAL_CONFIG`: a theme, a refresh interval,
+a keymap, a saved view and a profile chosen by default); the floor has none to read.
 """
 
 from __future__ import annotations
@@ -31,6 +35,21 @@ from . import cold_start
 from .floor import LATENCY_MS, write_first_page
 
 WARM_UPS = 3  # the first run fills the cache, the next records that the server took the key
+TYPICAL_CONFIG = """\
+theme = "screen-analysis-dark"
+refresh_interval = 30
+default_profile = "work"
+
+[keymap]
+find = "ctrl+f"
+
+[views.failures]
+status = "failed"
+sort = "-score"
+
+[profiles.work]
+theme = "screen-analysis-dark"
+"""
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
@@ -57,16 +76,23 @@ def instructions(argv: list[str], env: dict[str, str], needle: bytes, log: Path)
     return float(found.group(1).replace(",", ""))
 
 
-def run(pairs: int, trees: dict[str, str], *, count: bool = False) -> dict[str, object]:
-    """Each version and the floor `pairs` times, alternating; figures by name."""
+def run(
+    pairs: int, trees: dict[str, str], *, count: bool = False, config: bool = False
+) -> dict[str, object]:
+    """Each version and the floor `pairs` times, alternating; figures by name (`config`:
+    the versions read `TYPICAL_CONFIG`)."""
     from screen_analysis.demo.config import DemoConfig
 
     from .server_process import ServerProcess
 
-    config = DemoConfig(analyses=5000, seed=7, latency_ms=LATENCY_MS)
-    with ServerProcess(config) as server, tempfile.TemporaryDirectory(prefix="warm-") as home:
+    demo = DemoConfig(analyses=5000, seed=7, latency_ms=LATENCY_MS)
+    with ServerProcess(demo) as server, tempfile.TemporaryDirectory(prefix="warm-") as home:
         needle = cold_start.needle_for(server.base_url, server.api_key)
         env = cold_start.child_env(server.api_key, Path(home))
+        if config:  # where the app looks: XDG_CONFIG_HOME (child_env) / screen-analysis
+            folder = Path(env["XDG_CONFIG_HOME"]) / "screen-analysis"
+            folder.mkdir(parents=True)
+            (folder / "config.toml").write_text(TYPICAL_CONFIG, encoding="utf-8")
         page = Path(home) / "page.json"
         write_first_page(server.base_url, server.api_key, page)
         app = cold_start.commands(server.base_url, cache=True)["app"]
@@ -112,11 +138,13 @@ def main(argv: Sequence[str] = sys.argv[1:]) -> int:
     args = list(argv)
     count = bool(args) and args[0] == "--instructions"
     args = args[1:] if count else args
+    config = bool(args) and args[0] == "--config"
+    args = args[1:] if config else args
     if len(args) < 2 or any("=" not in arg for arg in args[1:]):
         print(__doc__, file=sys.stderr)
         return 2
     trees = dict(arg.split("=", 1) for arg in args[1:])
-    print(json.dumps(run(int(args[0]), trees, count=count)))
+    print(json.dumps(run(int(args[0]), trees, count=count, config=config)))
     return 0
 
 

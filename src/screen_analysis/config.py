@@ -34,6 +34,7 @@ from typing import Any
 
 import platformdirs
 
+from screen_analysis.config_plain import read_plain_tables
 from screen_analysis.file_reads import NESTED_TOO_DEEP, RefusedFile, read_limited, too_deep
 from screen_analysis.secret import SecretStr
 
@@ -139,9 +140,17 @@ def config_tables(data: Mapping[str, Any], path: Path) -> tuple[dict[str, Any], 
     not set left out), and a warning naming the keys this version does not know, which are
     left out too (None when there are none). ConfigError names each value of the wrong
     kind: "config file PATH: profiles.staging.theme: should be a valid string, not a
-    number"."""
+    number". A file whose keys are all known and values all of their kinds is read without
+    pydantic (`config_plain`), into the same values."""
     if not data:
         return {}, None  # nothing to check: pydantic stays unloaded
+    plain = read_plain_tables(data)  # every value of its kind: pydantic stays unloaded too
+    return (plain, None) if plain is not None else declared_tables(data, path)
+
+
+def declared_tables(data: Mapping[str, Any], path: Path) -> tuple[dict[str, Any], str | None]:
+    """`config_tables` by pydantic alone (`config_file.read_tables`): the reading any file
+    gets whose plain reading is declined, and the one the plain reading is held equal to."""
     import dataclasses
 
     from pydantic import ValidationError

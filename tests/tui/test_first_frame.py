@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.demo.runner import DemoServer
@@ -81,7 +83,7 @@ import json, sys
 from pathlib import Path
 from screen_analysis.cache import CacheScope, LocalCache
 from screen_analysis.cli.root import make_client
-from screen_analysis.config import Connection, Settings
+from screen_analysis.config import Connection, load_settings
 from screen_analysis.secret import SecretStr
 from screen_analysis.state import RememberedProjects
 from screen_analysis.tui.app import ScreenAnalysisApp
@@ -91,8 +93,9 @@ from tests.support.pilot import wait_until
 
 folder, base_url, key = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
 state = folder / "state.json"
+settings = load_settings(config_path=folder / "config.toml", environ={})
 app = ScreenAnalysisApp(
-    Settings(state_path=state, config_path=folder / "config.toml"),
+    settings.with_overrides(state_path=state),
     Connection(base_url, SecretStr(key), key_source="demo", is_demo=True),
     RememberedProjects(state),
     themes=load_themes(None),
@@ -111,7 +114,9 @@ class Noted:
             rows_at_import.append(rows())
 
 sys.meta_path.insert(0, Noted())
-loaded_before = sorted(m for m in sys.modules if m.startswith("pydantic"))
+loaded_before = sorted(
+    m for m in sys.modules if m.startswith(("pydantic", "screen_analysis.config_file"))
+)
 
 async def main():
     async with app.run_test(size=(120, 40)) as pilot:
@@ -120,16 +125,41 @@ async def main():
         await wait_until(pilot, lambda: not screen.busy and screen.pager.started, timeout=30)
         await pilot.pause()
         shown = rows()
-    print(json.dumps({"before": loaded_before, "at_import": rows_at_import, "shown": shown}))
+        tabs, theme = list(screen.view_tabs.names), app.theme
+    noted = {"before": loaded_before, "at_import": rows_at_import, "shown": shown}
+    print(json.dumps({**noted, "tabs": tabs, "theme": theme}))
 
 import asyncio
 asyncio.run(main())
 """
 
 
+# A config file as most signed-in users have one: read without pydantic (`config_plain`),
+# its saved views' tabs drawn without it (`browse.saved_views.plain_view`).
+TYPICAL_CONFIG = """\
+base_url = "https://api.example.com"
+theme = "screen-analysis-dark"
+refresh_interval = 30
+default_profile = "work"
+
+[keymap]
+find = "ctrl+f"
+
+[views.failures]
+status = "failed"
+sort = "-score"
+
+[profiles.work]
+theme = "screen-analysis-light"
+"""
+
+
+@pytest.mark.parametrize("config", [None, TYPICAL_CONFIG], ids=["no config", "a config file"])
 async def test_the_kept_rows_are_painted_before_pydantic_is_imported(
-    tmp_path: Path, fresh_demo_server: DemoServer
+    tmp_path: Path, fresh_demo_server: DemoServer, config: str | None
 ) -> None:
+    if config is not None:
+        (tmp_path / "config.toml").write_text(config, encoding="utf-8")
     cache = cache_at(tmp_path / "c.db")
     app = make_app(tmp_path, connection_to(fresh_demo_server), open_cache=cache)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -144,8 +174,10 @@ async def test_the_kept_rows_are_painted_before_pydantic_is_imported(
     )
     assert done.returncode == 0, done.stderr[-2000:]
     noted = json.loads(done.stdout.splitlines()[-1])
-    assert noted["before"] == [], "pydantic was imported with the app's modules"
+    assert noted["before"] == [], "pydantic was imported with the app's modules or the config"
     assert noted["shown"] >= 100, noted
     # The client validates the server's page with pydantic: it is imported then, after the
     # kept rows were in the table.
     assert len(noted["at_import"]) == 1 and noted["at_import"][0] >= 100, noted
+    if config is not None:  # the file was read: its profile's theme, its view's tab
+        assert (noted["theme"], noted["tabs"]) == ("screen-analysis-light", ["failures"])

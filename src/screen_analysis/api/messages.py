@@ -9,7 +9,6 @@ visible, and cut to a sane length (`safe_text.one_line`, the rule for one-line m
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from typing import Any, NamedTuple
@@ -133,7 +132,10 @@ def _text(value: Any) -> str | None:
 
 
 def _from_html(text: str) -> str:
+    # Imported for an HTML error page only, not with the error words every start loads.
+    from html import unescape
+
     match = _TITLE.search(text)
     if match and match.group(1).strip():
-        return html.unescape(_TAG.sub(" ", match.group(1)))
-    return html.unescape(_TAG.sub(" ", _INVISIBLE.sub(" ", text)))
+        return unescape(_TAG.sub(" ", match.group(1)))
+    return unescape(_TAG.sub(" ", _INVISIBLE.sub(" ", text)))

@@ -11,7 +11,6 @@ through it too.
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import math
 import random
 from collections.abc import Awaitable, Callable, Mapping
@@ -53,6 +52,10 @@ def parse_retry_after(
     seconds = _finite(value)
     if seconds is not None:
         return seconds
+    # An HTTP date is rare (a few servers send one with a 503): `email` (13 modules) is
+    # imported then, not with the error words every start loads.
+    import email.utils
+
     try:
         when = email.utils.parsedate_to_datetime(value.strip())
     except (TypeError, ValueError, IndexError):

@@ -8,11 +8,14 @@ says the line and keeps them, and the command line refuses it (exit 2).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from screen_analysis.browse.scope import SCOPE_KEYS
-from screen_analysis.browse.when import ScopeError
+from screen_analysis.api.models import AnalysisStatus
+from screen_analysis.browse.columns import check_column, check_sort
+from screen_analysis.browse.scope import SCOPE_KEYS, check_glob, read_conditions
+from screen_analysis.browse.when import ScopeError, read_when
 from screen_analysis.validation import quoted
 
 if TYPE_CHECKING:
@@ -69,3 +72,71 @@ def read_views(tables: Mapping[str, object]) -> Views:
     if len(tables) > MAX_VIEWS:
         problems.append(f"views: only the first {MAX_VIEWS} of {len(tables)} are read")
     return Views(views, tuple(problems))
+
+
+def plain_names(tables: Mapping[str, object]) -> tuple[str, ...] | None:
+    """The names of the views of `tables` (the config's `views`) when `read_views` surely
+    takes every one of them, told without pydantic (`plain_view`): the app shows their tabs
+    and reads a view when it is first shown. None when one may not be taken: then
+    `read_views` reads them all at once, for the line that says why."""
+    if len(tables) > MAX_VIEWS or not all(plain_view(table) for table in tables.values()):
+        return None
+    return tuple(str(name) for name in tables)
+
+
+def plain_view(table: object) -> bool:
+    """Whether `read_view` surely takes `table`, told without pydantic: a table whose keys
+    are among a view's usual ones (status, label, scores, last, since/until, criteria, sort,
+    columns) with values of their plain kinds, each passing the check `read_view` applies.
+    False leaves it to `read_view` (a project id, a score range, anything odd)."""
+    if type(table) is not dict:
+        return False
+    for key, value in table.items():
+        check = _PLAIN_KEYS.get(key)
+        try:
+            if check is None or not check(value):
+                return False
+        except ValueError:  # the check's refusal (ScopeError among them)
+            return False
+    return True
+
+
+_STATUSES = frozenset(status.value for status in AnalysisStatus)
+_WIDEST = 2**53  # a whole score beyond this is left to pydantic's own float conversion
+
+
+def _text_is(check: Callable[[str], object]) -> Callable[[object], bool]:
+    return lambda value: type(value) is str and check(value) is not None
+
+
+def _score(value: object) -> bool:
+    if type(value) is int:
+        return -_WIDEST <= value <= _WIDEST
+    return type(value) is float and math.isfinite(value)
+
+
+def _conditions(value: object) -> bool:
+    texts = [value] if type(value) is str else value
+    if type(texts) is not list or any(type(text) is not str for text in texts):
+        return False
+    return all(read_conditions(text) for text in texts)
+
+
+def _columns(value: object) -> bool:
+    if type(value) is not list or not value:
+        return False
+    return all(check_column(name) for name in value)
+
+
+_PLAIN_KEYS: dict[str, Callable[[object], bool]] = {
+    "status": lambda value: type(value) is str and value in _STATUSES,
+    "label": _text_is(check_glob),
+    "min_score": _score,
+    "max_score": _score,
+    "last": lambda value: type(value) is int and value >= 1,
+    "since": _text_is(lambda text: read_when(text, option="time")),
+    "until": _text_is(lambda text: read_when(text, option="time")),
+    "criteria": _conditions,
+    "sort": _text_is(check_sort),
+    "columns": _columns,
+}

@@ -94,6 +94,20 @@ def read_conditions(text: object) -> tuple[Condition, ...]:
     )
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def check_glob(value: str) -> str:
+    """A label pattern: non-empty text without control characters, every '[' closed;
+    ValueError says what is wrong."""
+    if not value or _CONTROL.search(value):
+        raise ValueError(f"a label pattern must be non-empty text, got {quoted(value)}")
+    opened = value.rfind("[")
+    if opened >= 0 and "]" not in value[opened + 2 :]:
+        raise ValueError(f"bad glob {quoted(value)}: a '[' is not closed")
+    return value
+
+
 def option_name(key: str) -> str:
     """How the command line names a scope key: --label, --criterion, --project-id."""
     return "--" + {"criteria": "criterion"}.get(key, key).replace("_", "-")

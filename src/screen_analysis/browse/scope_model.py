@@ -18,12 +18,17 @@ from screen_analysis.api.arguments import check_id
 from screen_analysis.api.errors import InvalidArgumentError
 from screen_analysis.api.models import AnalysisStatus
 from screen_analysis.browse.columns import check_column, check_sort
-from screen_analysis.browse.scope import SCOPE_KEYS, Condition, Filter, read_conditions
+from screen_analysis.browse.scope import (
+    SCOPE_KEYS,
+    Condition,
+    Filter,
+    check_glob,
+    read_conditions,
+)
 from screen_analysis.browse.when import ScopeError, When, read_when
 from screen_analysis.validation import describe_errors, quoted
 
 _SCORE_RANGE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)?\s*\.\.\s*(-?\d+(?:\.\d+)?)?\s*$")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def _conditions(value: object) -> tuple[Condition, ...]:
@@ -60,12 +65,7 @@ def _whole(value: object) -> object:
 def _glob(value: object) -> object:
     if not isinstance(value, str):
         return value  # pydantic words the wrong kind
-    if not value or _CONTROL.search(value):
-        raise ValueError(f"a label pattern must be non-empty text, got {quoted(value)}")
-    opened = value.rfind("[")
-    if opened >= 0 and "]" not in value[opened + 2 :]:
-        raise ValueError(f"bad glob {quoted(value)}: a '[' is not closed")
-    return value
+    return check_glob(value)
 
 
 def _when(value: object) -> object:

@@ -17,7 +17,6 @@ from textual.screen import Screen
 
 from screen_analysis.api.models import Analysis, AnalysisItem, as_sent
 from screen_analysis.safe_text import clean
-from screen_analysis.tui.dialogs.choice import Choice, ChoiceDialog
 from screen_analysis.tui.keys import key_help, normalise_keys
 from screen_analysis.user_commands import fill, run_command, values_of
 
@@ -135,6 +134,9 @@ class CommandDesk:
         self._host.background(self._run(spec, argv, stdin), f"command-{name}")
 
     async def _run(self, spec: CommandSpec, argv: list[str], stdin: bytes | None) -> None:
+        # A dialog, as every dialog, is imported when it is first shown (not with the app).
+        from screen_analysis.tui.dialogs.choice import Choice, ChoiceDialog
+
         if spec.confirm:
             question = f"Run {spec.name}?\n" + clean(" ".join(argv), limit=300)
             yes = Choice("y", "yes", "Run (y)")

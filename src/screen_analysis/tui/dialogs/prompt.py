@@ -14,6 +14,7 @@ from textual.binding import BindingType
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from screen_analysis.browse.columns import COLUMNS, DEFAULT_COLUMNS
 from screen_analysis.tui.dialogs.dialog_keys import PROMPT_KEYS
 from screen_analysis.tui.dialogs.frame import DialogFrame
 
@@ -48,6 +49,18 @@ REPORT = Prompt(
     "screen-analysis-report.html",
     "A .md name writes Markdown, anything else HTML. Enter writes, Esc cancels.",
     title="Export the report to",
+)
+PICK_COLUMNS = Prompt(
+    "columns",
+    ", ".join(DEFAULT_COLUMNS),
+    "Columns in order, by name: " + ", ".join(COLUMNS) + ". Enter shows them, Esc cancels.",
+    title="Columns",
+)
+SAVE_VIEW = Prompt(
+    "view-name",
+    "checkout-weak",
+    "Letters, digits, - and _. Saved in the config as [views.NAME]; Enter saves, Esc cancels.",
+    title="Save view as…",
 )
 
 

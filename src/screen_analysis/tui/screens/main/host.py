@@ -8,12 +8,14 @@ actions, `ExportHost` for the export): it reaches nothing of the screen's widget
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual.screen import Screen
 
 from screen_analysis.tui.clipboard import copy_text
-from screen_analysis.tui.dialogs.progress import ProgressDialog
+
+if TYPE_CHECKING:  # a progress dialog is made by what shows one (export, load all)
+    from screen_analysis.tui.dialogs.progress import ProgressDialog
 
 T = TypeVar("T")
 

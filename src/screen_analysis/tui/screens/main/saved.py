@@ -14,32 +14,19 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from screen_analysis.browse.columns import COLUMNS, DEFAULT_COLUMNS, check_column
+from screen_analysis.browse.columns import DEFAULT_COLUMNS, check_column
 from screen_analysis.browse.order import SortOrder
-from screen_analysis.browse.saved_views import read_view, read_views
+from screen_analysis.browse.saved_views import plain_names, read_view, read_views
 from screen_analysis.browse.views import ViewKey
 from screen_analysis.browse.when import ScopeError
 from screen_analysis.config import ConfigError, Settings
 from screen_analysis.config_saves import save_view_table
-from screen_analysis.tui.dialogs.prompt import Prompt
 from screen_analysis.tui.screens.main.host import ScreenServices
 
 if TYPE_CHECKING:
     from screen_analysis.browse.scope_model import SavedView
 
 VIEW_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
-COLUMNS_PROMPT = Prompt(
-    "columns",
-    ", ".join(DEFAULT_COLUMNS),
-    "Columns in order, by name: " + ", ".join(COLUMNS) + ". Enter shows them, Esc cancels.",
-    title="Columns",
-)
-SAVE_PROMPT = Prompt(
-    "view-name",
-    "checkout-weak",
-    "Letters, digits, - and _. Saved in the config as [views.NAME]; Enter saves, Esc cancels.",
-    title="Save view as…",
-)
 
 
 def read_columns(text: str) -> tuple[str, ...]:
@@ -58,20 +45,33 @@ class SavedViews:
         """The views of `settings` (its profile's, where it has its own)."""
         self._settings = settings
         self._services = services
-        found = read_views(settings.views)
-        self.views: dict[str, SavedView] = dict(found.views)
-        self.problems = found.problems
+        # Views that surely read are read when first shown (the first frame draws their
+        # tabs without pydantic); otherwise all at once, to say what is wrong at start.
+        self._names = plain_names(settings.views)
+        self._found = read_views(settings.views) if self._names is None else None
         self.current: str | None = None
+
+    @property
+    def views(self) -> dict[str, SavedView]:
+        """The views that can be used, by name, read on first use."""
+        if self._found is None:
+            self._found = read_views(self._settings.views)
+        return self._found.views
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """A line for each view the config cannot give."""
+        return self._found.problems if self._found is not None else ()
 
     @property
     def names(self) -> tuple[str, ...]:
         """The views, in the config's order."""
-        return tuple(self.views)
+        return tuple(self.views) if self._found is not None else self._names or ()
 
     def opening(self) -> str | None:
         """The view the app opens on: `--view NAME`, else none (the place decides)."""
         wanted = self._settings.view
-        return wanted if wanted in self.views else None
+        return wanted if wanted in self.names else None
 
     def say_problems(self) -> None:
         """Each view the config cannot give, in one line (the others stay)."""
@@ -164,4 +164,4 @@ def columns_words(columns: tuple[str, ...] | None) -> str:
     return ", ".join(columns or DEFAULT_COLUMNS)
 
 
-__all__ = ["COLUMNS_PROMPT", "SAVE_PROMPT", "SavedViews", "columns_words", "read_columns"]
+__all__ = ["SavedViews", "columns_words", "read_columns"]

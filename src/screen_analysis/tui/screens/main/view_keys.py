@@ -29,13 +29,7 @@ from screen_analysis.tui.one import One
 from screen_analysis.tui.screens.main.actions import FindInRows
 from screen_analysis.tui.screens.main.analysis_keys import AnalysisKeys
 from screen_analysis.tui.screens.main.place import PlaceKeeper
-from screen_analysis.tui.screens.main.saved import (
-    COLUMNS_PROMPT,
-    SAVE_PROMPT,
-    SavedViews,
-    columns_words,
-    read_columns,
-)
+from screen_analysis.tui.screens.main.saved import SavedViews, columns_words, read_columns
 from screen_analysis.tui.widgets.analysis_detail import AnalysisDetail
 from screen_analysis.tui.widgets.project_sidebar import ProjectSidebar
 from screen_analysis.tui.widgets.screen_image import ImagePreviews
@@ -150,7 +144,7 @@ class ViewKeys(AnalysisKeys):
 
     def action_pick_columns(self) -> None:
         """Ask for the table's columns (by name, in order); kept with a saved view shown."""
-        from screen_analysis.tui.dialogs.prompt import PromptDialog
+        from screen_analysis.tui.dialogs.prompt import PICK_COLUMNS, PromptDialog
 
         def chosen(text: str | None) -> None:
             if not text:
@@ -164,11 +158,11 @@ class ViewKeys(AnalysisKeys):
             self.saved.columns_chosen(columns)
 
         shown = columns_words(self.table.shown_columns)
-        self.services.show(PromptDialog(COLUMNS_PROMPT, shown), chosen)
+        self.services.show(PromptDialog(PICK_COLUMNS, shown), chosen)
 
     def action_save_view(self) -> None:
         """Save the filter, sort and columns shown as a view of the config."""
-        from screen_analysis.tui.dialogs.prompt import PromptDialog
+        from screen_analysis.tui.dialogs.prompt import SAVE_VIEW, PromptDialog
 
         def named(name: str | None) -> None:
             if not name:
@@ -178,7 +172,7 @@ class ViewKeys(AnalysisKeys):
                 name, self.view, table.row_order, table.shown_columns, self._view_saved
             )
 
-        self.services.show(PromptDialog(SAVE_PROMPT, self.saved.current or ""), named)
+        self.services.show(PromptDialog(SAVE_VIEW, self.saved.current or ""), named)
 
     def _view_saved(self, name: str) -> None:
         self.view_tabs.names = self.saved.names
