@@ -143,7 +143,7 @@ def kinds(value: Any) -> Any:
     return repr(value)
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(CONFIGS | st.dictionaries(ANY_KEY, TOML, max_size=4))
 @example(TYPICAL)
 @example({"refresh_interval": 10**400})
@@ -161,7 +161,7 @@ def test_the_plain_reading_is_pydantics_or_none(data: dict[str, Any]) -> None:
 
 
 @given(CONFIGS)
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 def test_a_toml_document_reads_alike_either_way(data: dict[str, Any]) -> None:
     # The generated tables written as TOML and read back: what a config file holds.
     try:

@@ -76,7 +76,7 @@ def takes(table: object) -> bool:
     return True
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(VIEWS | TOML)
 @example({"status": "failed", "sort": "-score", "columns": ["status", "label"]})
 @example({"min_score": 2**53 + 1})
