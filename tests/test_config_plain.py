@@ -15,6 +15,7 @@ import tomlkit
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from screen_analysis import config
 from screen_analysis.config import ConfigError, config_tables, declared_tables
 from screen_analysis.config_plain import read_plain_tables
 
@@ -185,6 +186,22 @@ def test_the_files_people_write_are_read_without_pydantic() -> None:
     assert read_plain_tables({"notify": {**moments, "d": date(2026, 1, 1), "t": time(1)}})
 
 
+def test_the_config_a_start_reads_never_takes_the_pydantic_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What keeps pydantic off a start with a config file: `config_tables` reads such a file
+    without `declared_tables` (whose first act is to import pydantic)."""
+    expected = declared_tables(TYPICAL, PATH)
+
+    def refused(data: Any, path: Path) -> Any:
+        raise AssertionError("the pydantic path was taken")
+
+    monkeypatch.setattr(config, "declared_tables", refused)
+    assert kinds(config.config_tables(TYPICAL, PATH)) == kinds(expected)
+    with pytest.raises(AssertionError, match="pydantic path"):
+        config.config_tables({"theme": 1}, PATH)
+
+
 @pytest.mark.parametrize(
     "data",
     [
@@ -202,6 +219,10 @@ def test_the_files_people_write_are_read_without_pydantic() -> None:
         {"profiles": {"work": "x"}},
         {"checks": {"ci": []}},
         {"theme": None},
+        # values no TOML file holds, under a table any value may fill: pydantic says what
+        {"keymap": {"find": None}},
+        {"keymap": {"find": ["ctrl+f", None]}},
+        {"views": {"weak": {"status": ("failed",)}}},
     ],
 )
 def test_what_is_not_of_its_kind_is_left_to_pydantic(data: dict[str, Any]) -> None:

@@ -144,7 +144,7 @@ def _read(data: Any, readers: Readers) -> dict[str, Any] | None:
         return None
     values: dict[str, Any] = {}
     for name, value in data.items():
-        reader = readers.get(name) if type(name) is str else None
+        reader = readers.get(name)  # a TOML key is text; no other key has a reader
         taken = _DECLINED if reader is None else reader(value)
         if taken is _DECLINED:
             return None
