@@ -9,11 +9,13 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import shutil
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tests.cache.conftest import rows_in_file
 from tests.support.hostile_files import full_disk, read_only_folder
 
 from screen_analysis.cache import schema
@@ -114,6 +116,30 @@ def test_a_disk_that_fills_as_the_schema_is_written_is_the_place(tmp_path: Path)
         assert str(refused.value) == f"the cache {path} cannot be used: the disk is full"
         assert held_open(disk) == []
         assert not list(disk.glob("*.bad*"))
+
+
+def test_a_cache_whose_clean_up_fills_the_disk_is_kept_whole(tmp_path: Path) -> None:
+    """Forgetting many rows another program left without their scope fills the disk inside
+    the schema's transaction, and SQLite rolls it back itself: the rollback that follows
+    finds none, which is no damage: the cache stays where it was, with every row."""
+    made = tmp_path / "made.sqlite3"
+    open_database(made)[0].close()
+    db = sqlite3.connect(made)
+    db.executemany(
+        "INSERT INTO analyses VALUES (999, ?, ?, 0)", ((f"a{i}", "x" * 200) for i in range(15_000))
+    )
+    db.commit()
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    room = made.stat().st_size + 64 * 1024
+    with full_disk(tmp_path / "disk", size="16m", free=room) as disk:
+        path = disk / "c.sqlite3"
+        shutil.copyfile(made, path)
+        with pytest.raises(CacheUnusable) as refused:
+            open_database(path)
+        assert str(refused.value) == f"the cache {path} cannot be used: the disk is full"
+        assert [p.name for p in disk.glob("c.sqlite3*")] == ["c.sqlite3"], "nothing set aside"
+        assert rows_in_file(path)["analyses"] == 15_000
 
 
 def test_a_folder_that_refuses_the_new_file_is_said_in_the_systems_words(
