@@ -25,6 +25,8 @@ from screen_analysis.secret import SecretStr
 PNG = png_bytes()
 # An image of 3,000 bytes: a PNG with padding after its end (decoders stop at IEND).
 PADDED = PNG + b"\0" * (3000 - len(PNG))
+# Larger than one read of the connection (64 KiB), so that it arrives in several.
+LARGE = PNG + bytes(range(256)) * 1000
 
 
 def _answer(path: str, query: dict[str, str]) -> Reply:
@@ -47,6 +49,8 @@ def _answer(path: str, query: dict[str, str]) -> Reply:
         return Reply(200, b"not gzip at all", {"Content-Encoding": "gzip"})
     if path == "/cut":
         return Reply(200, PNG[:10], declared_length=len(PNG))
+    if path == "/large":
+        return Reply(200, LARGE)
     if path == "/declared":  # says 1,025 KiB: refused before any byte is read
         return Reply(200, PNG, declared_length=1025 * 1024)
     if path == "/wave":  # a RIFF file, but a sound: no image
@@ -108,6 +112,13 @@ async def test_an_image_one_byte_over_the_cap_is_refused_in_kib(
     assert declared == "too large (2 KiB)"  # 3,000 bytes declared, refused unread
     streamed = await reason(client, f"{images.base_url}/streamed", max_bytes=2999)
     assert streamed == "too large (over 2 KiB)"
+
+
+async def test_an_image_that_arrives_in_several_reads_is_whole(
+    client: ScreenAnalysisClient, images: ScriptedServer
+) -> None:
+    image = await client.fetch_image(f"{images.base_url}/large")
+    assert image.data == LARGE
 
 
 async def test_the_size_refused_is_said_in_whole_kib(
