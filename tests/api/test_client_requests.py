@@ -260,21 +260,7 @@ async def test_a_body_without_a_length_is_read_up_to_the_cap_and_stopped_past_it
         "GET /v1/analyses?limit=20: invalid response: "
         f"response exceeds the {format_count(len(body) - 1)}-byte limit; reading stopped"
     )
-
-
-async def test_a_body_past_the_cap_in_reads_each_under_it_is_stopped() -> None:
-    """A connection gives a body in reads of at most 64 KiB: the cap counts them all."""
-    body = json.dumps({**page(["ana_1"], None), "padding": "x" * 200_000}).encode()
-
-    def answer(path: str, query: dict[str, str]) -> Reply:
-        return Reply(200, body[:1000], {"Content-Type": "application/json"}, chunks=[body[1000:]])
-
-    with ScriptedServer(answer) as server:
-        async with ScreenAnalysisClient(
-            server.base_url, SecretStr("k" * 24), max_retries=0, max_response_bytes=150_000
-        ) as client:
-            with pytest.raises(InvalidResponseError, match="150,000-byte limit; reading stopped"):
-                await client.list_analyses()
+    assert caught.value.status_code == 200  # the answer was a success, cut by the cap
 
 
 def _redirecting(location: str) -> httpx.MockTransport:

@@ -1,0 +1,70 @@
+"""What the client reads of an answer and says of it: a body that arrives in several reads
+(a connection gives at most 64 KiB a read), whole or stopped at the cap; the line logged for
+each answer; a base URL's path kept to the letter — against scripted loopback servers."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+
+import pytest
+from tests.support.scripted_server import Reply, ScriptedServer
+
+from screen_analysis.api import InvalidResponseError, ScreenAnalysisClient
+from screen_analysis.secret import SecretStr
+
+PAGE = {"data": [{"id": "ana_1", "project_id": "proj_1", "status": "pending"}], "total": 1}
+# A page of some 200 KB: several reads of the connection, whatever its timing.
+ROWS = [
+    {"id": f"ana_{i}", "project_id": "proj_1", "status": "pending", "label": "x" * 150}
+    for i in range(1000)
+]
+LARGE = json.dumps({"data": ROWS, "next_cursor": None, "total": 1000}).encode()
+
+
+def streamed(path: str, query: dict[str, str]) -> Reply:
+    """The large page, without a length: read until the connection ends."""
+    return Reply(200, LARGE[:1000], {"Content-Type": "application/json"}, chunks=[LARGE[1000:]])
+
+
+async def test_a_body_in_several_reads_is_read_whole_under_the_cap() -> None:
+    with ScriptedServer(streamed) as server:
+        async with ScreenAnalysisClient(server.base_url, SecretStr("k" * 24)) as client:
+            page = await client.list_analyses()
+    assert [(a.id, a.label) for a in page.analyses] == [(r["id"], r["label"]) for r in ROWS]
+
+
+async def test_a_body_past_the_cap_in_reads_each_under_it_is_stopped() -> None:
+    """The cap counts every read, not the last one."""
+    with ScriptedServer(streamed) as server:
+        async with ScreenAnalysisClient(
+            server.base_url, SecretStr("k" * 24), max_retries=0, max_response_bytes=150_000
+        ) as client:
+            with pytest.raises(InvalidResponseError, match="150,000-byte limit; reading stopped"):
+                await client.list_analyses()
+
+
+async def test_each_answer_is_logged_with_its_request_and_status(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def answer(path: str, query: dict[str, str]) -> Reply:
+        return Reply.json(PAGE)
+
+    caplog.set_level(logging.DEBUG, logger="screen_analysis.api")
+    with ScriptedServer(answer) as server:
+        async with ScreenAnalysisClient(server.base_url, SecretStr("k" * 24)) as client:
+            await client.list_analyses(limit=1)
+    lines = [r.getMessage() for r in caplog.records if r.name == "screen_analysis.api"]
+    assert len(lines) == 1
+    assert re.fullmatch(r"GET /v1/analyses\?limit=1 -> 200 in \d+ ms", lines[0])
+
+
+async def test_a_base_urls_path_is_kept_to_the_letter() -> None:
+    def answer(path: str, query: dict[str, str]) -> Reply:
+        return Reply.json(PAGE)
+
+    with ScriptedServer(answer) as server:
+        async with ScreenAnalysisClient(f"{server.base_url}/FX/", SecretStr("k" * 24)) as client:
+            await client.list_analyses(limit=1)
+    assert [seen.path for seen in server.seen] == ["/FX/v1/analyses"]
