@@ -7,11 +7,13 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 
 import pytest
+from tests.api.support import MakeClient, RecordedSleep
 from tests.support.scripted_server import Reply, ScriptedServer
 
-from screen_analysis.api import InvalidResponseError, ScreenAnalysisClient
+from screen_analysis.api import APIError, InvalidResponseError, ScreenAnalysisClient
 from screen_analysis.secret import SecretStr
 
 PAGE = {"data": [{"id": "ana_1", "project_id": "proj_1", "status": "pending"}], "total": 1}
@@ -54,10 +56,14 @@ async def test_each_answer_is_logged_with_its_request_and_status(
     caplog.set_level(logging.DEBUG, logger="screen_analysis.api")
     with ScriptedServer(answer) as server:
         async with ScreenAnalysisClient(server.base_url, SecretStr("k" * 24)) as client:
+            before = time.monotonic()
             await client.list_analyses(limit=1)
+            around = (time.monotonic() - before) * 1000
     lines = [r.getMessage() for r in caplog.records if r.name == "screen_analysis.api"]
     assert len(lines) == 1
-    assert re.fullmatch(r"GET /v1/analyses\?limit=1 -> 200 in \d+ ms", lines[0])
+    said = re.fullmatch(r"GET /v1/analyses\?limit=1 -> (\d+) in (\d+) ms", lines[0])
+    assert said is not None and said[1] == "200"
+    assert int(said[2]) <= around + 1, "the time it took, measured inside the call"
 
 
 async def test_a_base_urls_path_is_kept_to_the_letter() -> None:
@@ -68,3 +74,21 @@ async def test_a_base_urls_path_is_kept_to_the_letter() -> None:
         async with ScreenAnalysisClient(f"{server.base_url}/FX/", SecretStr("k" * 24)) as client:
             await client.list_analyses(limit=1)
     assert [seen.path for seen in server.seen] == ["/FX/v1/analyses"]
+
+
+@pytest.mark.parametrize(("status", "hint", "asked"), [(503, "false", 1), (400, "true", 3)])
+async def test_the_servers_word_on_a_retry_is_followed(
+    make_client: MakeClient, sleeps: RecordedSleep, status: int, hint: str, asked: int
+) -> None:
+    """`x-should-retry` overrides what the status alone would mean: a 503 not retried, a
+    400 retried (two retries here)."""
+
+    def answer(path: str, query: dict[str, str]) -> Reply:
+        return Reply.json({"error": {"message": "busy"}}, status, **{"x-should-retry": hint})
+
+    with ScriptedServer(answer) as server:
+        client = make_client(base_url=server.base_url, max_retries=2)
+        with pytest.raises(APIError) as caught:
+            await client.list_analyses(limit=1)
+    assert len(server.seen) == caught.value.attempts == asked
+    assert len(sleeps.delays) == asked - 1
