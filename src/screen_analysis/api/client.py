@@ -276,7 +276,7 @@ class ScreenAnalysisClient:
                     (time.monotonic() - started) * 1000,
                 )
                 if response.is_success:
-                    if not body.strip():  # a 204 among them: no body is read for it
+                    if response.status_code == 204 or not body.strip():
                         raise InvalidResponseError(  # not retried: the server meant it
                             f"empty body (status {response.status_code})",
                             request=request,
