@@ -92,3 +92,31 @@ async def test_the_servers_word_on_a_retry_is_followed(
             await client.list_analyses(limit=1)
     assert len(server.seen) == caught.value.attempts == asked
     assert len(sleeps.delays) == asked - 1
+
+
+async def test_a_retry_and_a_hold_are_each_logged_in_a_line(
+    make_client: MakeClient, sleeps: RecordedSleep, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What `--verbose` shows of a rate-limited server: the request retried after the
+    server's wait, then the client's next request held for what is left of it."""
+    answers = [Reply.json({"error": {"message": "slow down"}}, 429, **{"Retry-After": "30"})]
+
+    def answer(path: str, query: dict[str, str]) -> Reply:
+        return answers.pop(0) if answers else Reply.json(PAGE)
+
+    caplog.set_level(logging.INFO, logger="screen_analysis.api")
+    with ScriptedServer(answer) as server:
+        client = make_client(base_url=server.base_url)
+        await client.list_analyses(limit=1)
+        await client.list_analyses(limit=1)
+    lines = [
+        r.getMessage()
+        for r in caplog.records
+        if r.name == "screen_analysis.api" and r.levelno == logging.INFO
+    ]
+    assert len(lines) == 2 and sleeps.delays[0] == 30.0
+    assert re.fullmatch(r"GET /v1/analyses\?limit=1: .+; retrying in 30\.00 s", lines[0])
+    held = re.fullmatch(
+        r"holding requests for (\d+\.\d\d) s \(the server asked to slow down\)", lines[1]
+    )
+    assert held is not None and 0 < float(held[1]) <= 30
