@@ -7,13 +7,22 @@ from __future__ import annotations
 import json
 import logging
 import re
+import threading
 import time
+from collections.abc import Iterator
 
 import pytest
 from tests.api.support import MakeClient, RecordedSleep
 from tests.support.scripted_server import Reply, ScriptedServer
 
-from screen_analysis.api import APIError, InvalidResponseError, ScreenAnalysisClient
+from screen_analysis.api import (
+    APIError,
+    APITimeoutError,
+    InvalidResponseError,
+    RedirectError,
+    ScreenAnalysisClient,
+)
+from screen_analysis.api.timeouts import Timeouts
 from screen_analysis.secret import SecretStr
 
 PAGE = {"data": [{"id": "ana_1", "project_id": "proj_1", "status": "pending"}], "total": 1}
@@ -120,3 +129,89 @@ async def test_a_retry_and_a_hold_are_each_logged_in_a_line(
         r"holding requests for (\d+\.\d\d) s \(the server asked to slow down\)", lines[1]
     )
     assert held is not None and 0 < float(held[1]) <= 30
+
+
+def _trickled(stop: threading.Event) -> Iterator[bytes]:
+    """A page's first bytes, then a byte every 0.05 s for two seconds or until the client
+    has gone (a slow server: each read is quick, the whole comes too late)."""
+    for _ in range(40):
+        if stop.is_set():
+            return
+        yield b" "
+        stop.wait(0.05)
+
+
+async def test_an_answer_that_never_completes_is_a_timeout_of_the_whole_attempt() -> None:
+    stop = threading.Event()
+
+    def answer(path: str, query: dict[str, str]) -> Reply:
+        return Reply(
+            200, b'{"data": [', {"Content-Type": "application/json"}, chunks=_trickled(stop)
+        )
+
+    with ScriptedServer(answer) as server:
+        async with ScreenAnalysisClient(
+            server.base_url, SecretStr("k" * 24), max_retries=0, timeout=Timeouts(total=0.3)
+        ) as client:
+            with pytest.raises(APITimeoutError) as caught:
+                await client.list_analyses(limit=1)
+        stop.set()
+    assert caught.value.request == "GET /v1/analyses?limit=1"
+    assert caught.value.detail.endswith("no complete response within 0.3 s")
+    assert caught.value.answered, "the server was reached: its status line came"
+
+
+async def test_an_answer_that_stalls_after_its_status_line_was_answered() -> None:
+    """A read timeout after the status line: the server was reached (the cache does not
+    take it for being offline)."""
+    stop = threading.Event()
+
+    def answer(path: str, query: dict[str, str]) -> Reply:
+        return Reply(200, b"", {"Content-Type": "application/json"}, chunks=_stalled(stop))
+
+    with ScriptedServer(answer) as server:
+        async with ScreenAnalysisClient(
+            server.base_url, SecretStr("k" * 24), max_retries=0, timeout=Timeouts(read=0.2)
+        ) as client:
+            with pytest.raises(APITimeoutError) as caught:
+                await client.list_analyses(limit=1)
+        stop.set()
+    assert caught.value.detail.endswith("read timeout after 0.2 s") and caught.value.answered
+
+
+def _stalled(stop: threading.Event) -> Iterator[bytes]:
+    stop.wait(10)  # until the client has gone
+    yield b""
+
+
+async def test_a_body_that_does_not_decode_is_an_invalid_response_naming_its_request() -> None:
+    def answer(path: str, query: dict[str, str]) -> Reply:
+        return Reply(200, b"not gzip at all", {"Content-Encoding": "gzip"})
+
+    with ScriptedServer(answer) as server:
+        async with ScreenAnalysisClient(server.base_url, SecretStr("k" * 24)) as client:
+            with pytest.raises(InvalidResponseError) as caught:
+                await client.list_analyses(limit=1)
+    assert str(caught.value).startswith(
+        "GET /v1/analyses?limit=1: invalid response: body could not be decoded: "
+    )
+
+
+@pytest.mark.parametrize(("hops", "followed"), [(5, True), (6, False)])
+async def test_five_redirects_on_the_server_are_followed_and_a_sixth_is_not(
+    hops: int, followed: bool
+) -> None:
+    def answer(path: str, query: dict[str, str]) -> Reply:
+        left = int(query.get("hop", hops))
+        if left == 0:
+            return Reply.json(PAGE)
+        return Reply(302, headers={"Location": f"/v1/analyses?hop={left - 1}"})
+
+    with ScriptedServer(answer) as server:
+        async with ScreenAnalysisClient(server.base_url, SecretStr("k" * 24)) as client:
+            if followed:
+                assert [a.id for a in (await client.list_analyses()).analyses] == ["ana_1"]
+            else:
+                with pytest.raises(RedirectError, match="more than 5 redirects"):
+                    await client.list_analyses()
+    assert len(server.seen) == min(hops, 5) + 1
