@@ -18,6 +18,7 @@ from tests.support.scripted_server import Reply, ScriptedServer
 from screen_analysis.api import (
     APIError,
     APITimeoutError,
+    InvalidArgumentError,
     InvalidResponseError,
     RedirectError,
     ScreenAnalysisClient,
@@ -212,6 +213,38 @@ async def test_five_redirects_on_the_server_are_followed_and_a_sixth_is_not(
             if followed:
                 assert [a.id for a in (await client.list_analyses()).analyses] == ["ana_1"]
             else:
-                with pytest.raises(RedirectError, match="more than 5 redirects"):
+                with pytest.raises(RedirectError, match="more than 5 redirects") as caught:
                     await client.list_analyses()
+                assert caught.value.request == "GET /v1/analyses?limit=20"
+                assert caught.value.status_code == 302
     assert len(server.seen) == min(hops, 5) + 1
+
+
+async def test_an_error_names_its_request_with_each_long_value_cut() -> None:
+    """A 200-character cursor or id is cut to 80 characters where an error names the
+    request; the rest of the request line is kept."""
+
+    def answer(path: str, query: dict[str, str]) -> Reply:
+        return Reply.json({"error": {"message": "no such thing"}}, 404)
+
+    with ScriptedServer(answer) as server:
+        async with ScreenAnalysisClient(server.base_url, SecretStr("k" * 24)) as client:
+            with pytest.raises(APIError) as listing:
+                await client.list_analyses(after="c" * 200)
+            with pytest.raises(APIError) as project:
+                await client.get_project("p" * 200)
+    assert listing.value.request == "GET /v1/analyses?limit=20&after=" + "c" * 79 + "…"
+    assert project.value.request == "GET /v1/projects/" + "p" * 79 + "…"
+
+
+@pytest.mark.parametrize("retries", [-1, True, "2", 2.0])
+def test_a_retry_count_that_is_no_whole_number_of_zero_or_more_is_refused(
+    retries: object,
+) -> None:
+    with pytest.raises(InvalidArgumentError):
+        ScreenAnalysisClient("https://api.example.com", SecretStr("k" * 24), max_retries=retries)  # type: ignore[arg-type]
+
+
+def test_each_time_limit_given_reaches_the_connection() -> None:
+    limits = Timeouts(connect=1.0, read=2.0, write=3.0, pool=4.0).to_httpx()
+    assert (limits.connect, limits.read, limits.write, limits.pool) == (1.0, 2.0, 3.0, 4.0)
