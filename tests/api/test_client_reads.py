@@ -241,8 +241,10 @@ async def test_an_error_names_its_request_with_each_long_value_cut() -> None:
 def test_a_retry_count_that_is_no_whole_number_of_zero_or_more_is_refused(
     retries: object,
 ) -> None:
-    with pytest.raises(InvalidArgumentError):
+    with pytest.raises(InvalidArgumentError) as caught:
         ScreenAnalysisClient("https://api.example.com", SecretStr("k" * 24), max_retries=retries)  # type: ignore[arg-type]
+    assert str(caught.value) == "max_retries must be a non-negative integer"
+    assert caught.value.param == "max_retries"
 
 
 def test_each_time_limit_given_reaches_the_connection() -> None:
