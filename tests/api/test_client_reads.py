@@ -15,6 +15,7 @@ import pytest
 from tests.api.support import MakeClient, RecordedSleep
 from tests.support.scripted_server import Reply, ScriptedServer
 
+from screen_analysis import __version__
 from screen_analysis.api import (
     APIError,
     APITimeoutError,
@@ -250,3 +251,34 @@ def test_a_retry_count_that_is_no_whole_number_of_zero_or_more_is_refused(
 def test_each_time_limit_given_reaches_the_connection() -> None:
     limits = Timeouts(connect=1.0, read=2.0, write=3.0, pool=4.0).to_httpx()
     assert (limits.connect, limits.read, limits.write, limits.pool) == (1.0, 2.0, 3.0, 4.0)
+
+
+async def test_the_client_names_itself_and_adds_only_what_it_is_given() -> None:
+    def answer(path: str, query: dict[str, str]) -> Reply:
+        return Reply.json(PAGE)
+
+    with ScriptedServer(answer) as server:
+        for given in (None, "nightly-job"):
+            async with ScreenAnalysisClient(
+                server.base_url, SecretStr("k" * 24), user_agent=given
+            ) as client:
+                await client.list_analyses(limit=1)
+    agents = [seen.headers.get("User-Agent") for seen in server.seen]
+    assert agents == [
+        f"screen-analysis/{__version__}",
+        f"screen-analysis/{__version__} nightly-job",
+    ]
+
+
+async def test_a_proxy_given_carries_every_request() -> None:
+    """The proxy is a scripted server: it receives the request in absolute form."""
+
+    def answer(path: str, query: dict[str, str]) -> Reply:
+        return Reply.json(PAGE)
+
+    with ScriptedServer(answer) as proxy:
+        async with ScreenAnalysisClient(
+            "http://api.example.test", SecretStr("k" * 24), proxy=proxy.base_url
+        ) as client:
+            await client.list_analyses(limit=1)
+    assert proxy.lines() == ["GET http://api.example.test/v1/analyses?limit=1 HTTP/1.1"]
