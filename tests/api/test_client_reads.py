@@ -264,6 +264,7 @@ async def test_the_client_names_itself_and_adds_only_what_it_is_given() -> None:
             ) as client:
                 await client.list_analyses(limit=1)
     agents = [seen.headers.get("User-Agent") for seen in server.seen]
+    assert {seen.headers.get("Accept") for seen in server.seen} == {"application/json"}
     assert agents == [
         f"screen-analysis/{__version__}",
         f"screen-analysis/{__version__} nightly-job",
