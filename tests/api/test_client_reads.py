@@ -4,6 +4,7 @@ each answer; a base URL's path kept to the letter — against scripted loopback 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import re
@@ -283,3 +284,18 @@ async def test_a_proxy_given_carries_every_request() -> None:
         ) as client:
             await client.list_analyses(limit=1)
     assert proxy.lines() == ["GET http://api.example.test/v1/analyses?limit=1 HTTP/1.1"]
+
+
+SOCKS_WORDS = "proxy: a socks proxy needs the socks extra (pip install 'screen-analysis[socks]')"
+
+
+@pytest.mark.parametrize(
+    ("proxy", "words"),
+    [("socks5://127.0.0.1:1080", SOCKS_WORDS), ("ftp://127.0.0.1:21", "proxy: ")],
+)
+def test_a_proxy_that_cannot_be_used_is_refused_naming_it(proxy: str, words: str) -> None:
+    if proxy.startswith("socks") and importlib.util.find_spec("socksio") is not None:
+        pytest.skip("the socks extra is installed: a socks proxy is usable")
+    with pytest.raises(InvalidArgumentError) as caught:
+        ScreenAnalysisClient("https://api.example.com", SecretStr("k" * 24), proxy=proxy)
+    assert str(caught.value).startswith(words) and caught.value.param == "proxy"
