@@ -38,6 +38,7 @@ def test_a_base_url_is_refused_in_words_naming_it(value: Any, words: str) -> Non
         ("https://api.example.com", "/"),
         ("https://api.example.com///", "/"),
         ("https://api.example.com/base//", "/base"),
+        ("https://api.example.com/v1/FX/", "/v1/FX"),  # only slashes go
         (httpx.URL("http://127.0.0.1:8000/api/"), "/api"),
     ],
 )

@@ -145,7 +145,7 @@ def test_each_argument_is_refused_in_one_line_naming_it(check: str, value: Any, 
 
     checks = {
         "limit": arguments.check_limit,
-        "status": arguments.check_status,
+        "status": lambda value: arguments.check_list(None, value, 20),
         "cursor": arguments.check_cursor,
         "max_items": arguments.check_max_items,
         "id": lambda value: arguments.check_id(value, name="project_id"),
@@ -165,3 +165,16 @@ def test_a_listing_names_each_bad_argument_in_one_line() -> None:
     assert caught.value.param == "project_id" and "\n" not in message
     for name in ("project_id: ", "; status: must be one of", "; limit: must"):
         assert name in message
+
+
+def test_a_good_argument_is_given_back_as_it_was() -> None:
+    """What the request sends: the id, page size and cursor as given; a listing's filters
+    as their texts."""
+    from screen_analysis.api import arguments
+
+    assert arguments.check_id("proj_1", name="project_id") == "proj_1"
+    assert arguments.check_limit(100) == 100
+    assert arguments.check_cursor("c2") == "c2" and arguments.check_cursor(None) is None
+    assert arguments.check_max_items(1) == 1 and arguments.check_max_items(None) is None
+    listing = arguments.check_list("proj_1", "failed", 1)
+    assert (listing.project_id, listing.status, listing.limit) == ("proj_1", "failed", 1)

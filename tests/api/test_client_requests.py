@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.api.support import MakeClient, RecordedSleep, logged_requests
+from tests.api.support import MakeClient, RecordedSleep, RecordingTransport, logged_requests
 from tests.support.scripted_server import Reply, ScriptedServer
 
 from screen_analysis.api import (
@@ -111,6 +111,22 @@ async def test_the_next_page_is_asked_ahead_only_with_prefetch(
         assert len(await logged_requests(fresh_demo_server, 8)) == 8
 
 
+async def test_no_page_is_asked_ahead_unless_told(
+    demo_server: DemoServer, make_client: MakeClient
+) -> None:
+    """Counted as the client sends (a page asked ahead goes out as soon as the loop runs
+    its task, during the next request), not as the server logs."""
+    sent = RecordingTransport()
+    client = make_client(demo_server, transport=sent)
+    async with client.iter_pages(limit=1) as walked:
+        await anext(aiter(walked))
+        await client.list_analyses(limit=1)
+    async with client.iter_raw_pages(limit=1) as raw:
+        await anext(aiter(raw))
+        await client.list_analyses(limit=1)
+    assert [r.url.params.get("after") for r in sent.sent] == [None] * 4
+
+
 async def test_a_dedup_window_lets_a_row_seen_long_ago_through(
     fresh_demo_server: DemoServer, make_client: MakeClient
 ) -> None:
@@ -156,17 +172,18 @@ async def test_a_project_id_is_refused_by_its_name_or_sent_quoted(
     assert caught.value.request == "GET /v1/projects/proj%201%3Fx"
 
 
+@pytest.mark.parametrize("wait", [60, 1])
 async def test_a_429_holds_the_clients_next_request_for_the_servers_wait(
-    fresh_demo_server: DemoServer, make_client: MakeClient, sleeps: RecordedSleep
+    fresh_demo_server: DemoServer, make_client: MakeClient, sleeps: RecordedSleep, wait: int
 ) -> None:
     """Retry-After is the server's word for the whole client, not for one request: after
-    it, the next request waits out what is left of it (at most the 60 s trusted)."""
+    it, the next request waits out what is left of it (from 1 s to the 60 s trusted)."""
     client = make_client(fresh_demo_server)
-    fresh_demo_server.faults.inject(429, headers={"Retry-After": "60"})
+    fresh_demo_server.faults.inject(429, headers={"Retry-After": str(wait)})
     await client.list_analyses(limit=1)
-    assert sleeps.delays == [60.0]  # the request itself waits by its retry delay only
+    assert sleeps.delays == [float(wait)]  # the request itself waits by its retry delay only
     await client.list_analyses(limit=1)
-    assert len(sleeps.delays) == 2 and 0 < sleeps.delays[1] <= 60.0
+    assert len(sleeps.delays) == 2 and 0 < sleeps.delays[1] <= wait
 
 
 async def test_a_retry_after_past_the_trusted_wait_holds_nothing(
@@ -243,6 +260,7 @@ async def test_a_body_without_a_length_is_read_up_to_the_cap_and_stopped_past_it
         "GET /v1/analyses?limit=20: invalid response: "
         f"response exceeds the {format_count(len(body) - 1)}-byte limit; reading stopped"
     )
+    assert caught.value.status_code == 200  # the answer was a success, cut by the cap
 
 
 def _redirecting(location: str) -> httpx.MockTransport:

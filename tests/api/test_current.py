@@ -72,3 +72,62 @@ async def test_an_image_is_fetched_with_the_client_in_use_and_its_etag(
     again = await current.fetch_image(url, etag=image.etag)
     assert image.data and again.not_modified and again.url == image.url
     await current.swap(None)
+
+
+async def test_a_client_set_on_an_empty_holder_is_used(demo_server: DemoServer) -> None:
+    api = client_of(demo_server, RecordingTransport())
+    current = CurrentClient()
+    await current.swap(api)
+    assert current.client is api and not api.is_closed
+    await current.swap(None)
+
+
+async def test_the_client_replaced_is_closed_and_the_same_one_given_again_is_not(
+    demo_server: DemoServer,
+) -> None:
+    first = client_of(demo_server, RecordingTransport())
+    second = client_of(demo_server, RecordingTransport())
+    current = CurrentClient(first)
+    await current.swap(first)
+    assert not first.is_closed, "the client in use, given again, is kept open"
+    await current.swap(second)
+    assert first.is_closed and not second.is_closed
+    await current.swap(None)
+    assert second.is_closed and not current.connected
+
+
+async def test_a_holder_emptied_after_an_open_has_no_server(demo_server: DemoServer) -> None:
+    current = CurrentClient()
+    await current.open(lambda: client_of(demo_server, RecordingTransport()), "https://x.test")
+    assert current.connected and current.base_url == "https://x.test"
+    assert current.replace(None) is None, "never built: nothing to close"
+    assert not current.connected and current.base_url == ""
+
+
+async def test_an_address_on_the_server_in_use_is_its_path(demo_server: DemoServer) -> None:
+    """The detail pane shows an image on the API's own server as its path: before the
+    client is built (read without it) and after."""
+    built: list[ScreenAnalysisClient] = []
+
+    def build() -> ScreenAnalysisClient:
+        built.append(client_of(demo_server, RecordingTransport()))
+        return built[-1]
+
+    current = CurrentClient()
+    await current.open(build, demo_server.base_url)
+    url = f"{demo_server.base_url}/images/an_01.png?size=2"
+    assert current.api_path(url) == "/images/an_01.png?size=2"
+    assert not built, "read without building the client"
+    assert current.client is built[0]
+    assert current.api_path(url) == "/images/an_01.png?size=2"
+    assert current.api_path("https://elsewhere.example.com/images/an_01.png") is None
+    await current.swap(None)
+
+
+async def test_a_walk_asks_pages_of_twenty_unless_told(demo_server: DemoServer) -> None:
+    sent = RecordingTransport()
+    current = CurrentClient(client_of(demo_server, sent))
+    async with current.iter_pages() as walk:
+        await anext(aiter(walk))
+    assert [r.url.params.get("limit") for r in sent.sent] == ["20"]
+    await current.swap(None)

@@ -3,6 +3,7 @@ hostile bodies are refused, nothing hangs."""
 
 from __future__ import annotations
 
+import socket
 from collections.abc import AsyncIterator, Iterator
 
 import httpx
@@ -141,6 +142,17 @@ async def test_unreachable_host_is_one_line(
         await client.fetch_image(f"http://127.0.0.1:{port}/ok.png", timeout_s=2)
 
 
+async def test_a_port_nobody_listens_on_is_an_unreachable_host() -> None:
+    # A socket bound but not listening: the port is ours, and each connection is refused.
+    with socket.socket() as bound:
+        bound.bind(("127.0.0.1", 0))
+        port = bound.getsockname()[1]
+        async with ScreenAnalysisClient("https://api.example.com", SecretStr("k" * 24)) as api:
+            with pytest.raises(ImageFetchError) as caught:
+                await api.fetch_image(f"http://127.0.0.1:{port}/ok.png", timeout_s=2)
+    assert caught.value.reason == "host unreachable"
+
+
 def test_plain_http_only_to_loopback_or_the_api() -> None:
     api = origin_of(httpx.URL("https://api.example.com"))
     check_image_url(httpx.URL("https://cdn.example.com/a.png"), api)
@@ -158,12 +170,15 @@ async def test_https_to_plain_http_redirect_is_refused() -> None:
     async with ScreenAnalysisClient(
         "https://api.example.com", SecretStr("k"), transport=httpx.MockTransport(handler)
     ) as api:
-        with pytest.raises(ImageFetchError, match="https to plain http"):
+        with pytest.raises(ImageFetchError) as caught:
             await api.fetch_image("https://api.example.com/a.png")
+    assert caught.value.reason == "refused: redirect from https to plain http"
 
 
 def test_sniffing() -> None:
     assert sniff_image_type(png_bytes()) == "image/png"
     assert sniff_image_type(b"\xff\xd8\xff\xe0rest") == "image/jpeg"
     assert sniff_image_type(b"RIFF1234WEBPVP8 ") == "image/webp"
+    assert sniff_image_type(b"RIFF1234WAVEfmt ") is None  # a sound
+    assert sniff_image_type(b"RIFX1234WEBPVP8 ") is None
     assert sniff_image_type(b"<svg") is None

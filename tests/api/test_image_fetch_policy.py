@@ -25,6 +25,8 @@ from screen_analysis.secret import SecretStr
 PNG = png_bytes()
 # An image of 3,000 bytes: a PNG with padding after its end (decoders stop at IEND).
 PADDED = PNG + b"\0" * (3000 - len(PNG))
+# Larger than one read of the connection (64 KiB), so that it arrives in several.
+LARGE = PNG + bytes(range(256)) * 1000
 
 
 def _answer(path: str, query: dict[str, str]) -> Reply:
@@ -47,6 +49,12 @@ def _answer(path: str, query: dict[str, str]) -> Reply:
         return Reply(200, b"not gzip at all", {"Content-Encoding": "gzip"})
     if path == "/cut":
         return Reply(200, PNG[:10], declared_length=len(PNG))
+    if path == "/large":
+        return Reply(200, LARGE)
+    if path == "/declared":  # says 1,025 KiB: refused before any byte is read
+        return Reply(200, PNG, declared_length=1025 * 1024)
+    if path == "/wave":  # a RIFF file, but a sound: no image
+        return Reply(200, b"RIFF\x24\x00\x00\x00WAVEfmt " + b"\0" * 32)
     raise AssertionError(path)
 
 
@@ -106,6 +114,31 @@ async def test_an_image_one_byte_over_the_cap_is_refused_in_kib(
     assert streamed == "too large (over 2 KiB)"
 
 
+async def test_an_image_that_arrives_in_several_reads_is_whole(
+    client: ScreenAnalysisClient, images: ScriptedServer
+) -> None:
+    image = await client.fetch_image(f"{images.base_url}/large")
+    assert image.data == LARGE
+
+
+async def test_the_size_refused_is_said_in_whole_kib(
+    client: ScreenAnalysisClient, images: ScriptedServer
+) -> None:
+    declared = await reason(client, f"{images.base_url}/declared", max_bytes=1024 * 1024)
+    assert declared == "too large (1,025 KiB)"
+    streamed = await reason(client, f"{images.base_url}/streamed", max_bytes=2048)
+    assert streamed == "too large (over 2 KiB)"
+
+
+async def test_an_image_is_asked_for_as_one_of_the_types_shown(
+    client: ScreenAnalysisClient, images: ScriptedServer
+) -> None:
+    await client.fetch_image(f"{images.base_url}/padded")
+    assert [seen.headers.get("Accept") for seen in images.seen] == [
+        "image/png, image/jpeg, image/webp, image/gif;q=0.8"
+    ]
+
+
 async def test_not_modified_keeps_the_etag_the_caller_has_unless_a_new_one_comes(
     client: ScreenAnalysisClient, images: ScriptedServer
 ) -> None:
@@ -132,6 +165,7 @@ async def test_five_redirects_are_followed_and_a_sixth_is_not(
         ("/nowhere", "HTTP 302 without a Location"),
         ("/gzip", "body could not be decoded"),
         ("/cut", "connection cut short"),
+        ("/wave", "not an image"),
     ],
 )
 async def test_each_failure_is_a_few_words(

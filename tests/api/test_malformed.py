@@ -126,6 +126,7 @@ async def test_an_empty_answer_is_an_invalid_response(
     with pytest.raises(InvalidResponseError) as caught:
         await make_client(fresh_demo_server).list_analyses()
     assert str(caught.value) == f"{REQUEST}: invalid response: empty body (status {status})"
+    assert caught.value.status_code == status and caught.value.attempts == 1  # never retried
 
 
 async def test_one_invalid_item_does_not_blank_the_page(

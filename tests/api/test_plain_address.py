@@ -5,7 +5,7 @@ client is built: the path shown as "(API server)" is the same either way."""
 from __future__ import annotations
 
 import httpx
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from screen_analysis.api.addresses import api_path, check_base_url, origin_of
@@ -85,6 +85,8 @@ def httpx_reading(url: str) -> tuple[tuple[str, str, int | None], str] | None:
 
 @settings(max_examples=1500, deadline=None)
 @given(st.one_of(addresses(), plain_addresses()))
+@example("https://api.example.com/a/./b.png")  # httpx removes dot segments
+@example("https://api.example.com/a/../b.png")
 def test_a_plain_address_reads_as_httpx_reads_it(url: str) -> None:
     plain = read_plain(url)
     if plain is not None:

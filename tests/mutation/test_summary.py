@@ -96,4 +96,6 @@ def test_a_modules_test_limit_reaches_the_runs_pytest(
     assert (options["limited"]["timeout"], options["limited"]["timeout_method"]) == (20, "thread")
     assert options["plain"]["timeout"] == 120 and "timeout_method" not in options["plain"]
     parts = {m.name: m.test_timeout for m in summary.modules() if m.name.startswith("cache")}
-    assert parts and set(parts.values()) == {20}, "every part of the cache has its limit"
+    # each part has a limit of its own (cache.store's, with the most hanging mutants, is 10 s)
+    assert parts and None not in parts.values(), "every part of the cache has its limit"
+    assert parts["cache.store"] == 10

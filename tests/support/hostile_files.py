@@ -52,9 +52,10 @@ def read_only_folder(folder: Path) -> Iterator[Path]:
 
 
 @contextlib.contextmanager
-def full_disk(folder: Path, size: str = "64k") -> Iterator[Path]:
-    """`folder` as a tmpfs of `size`, filled so that only a few bytes are free: a write of
-    any size meets ENOSPC. Skips the test where mounting is not allowed."""
+def full_disk(folder: Path, size: str = "64k", free: int = 0) -> Iterator[Path]:
+    """`folder` as a tmpfs of `size`, filled so that only a few bytes are free (and `free`
+    bytes more): a write past them meets ENOSPC. Skips the test where mounting is not
+    allowed."""
     folder.mkdir(parents=True, exist_ok=True)
     if not _mount("-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)):
         pytest.skip("a tmpfs cannot be mounted here (not root)")
@@ -64,6 +65,8 @@ def full_disk(folder: Path, size: str = "64k") -> Iterator[Path]:
             while True:
                 stream.write(b"\0" * 4096)
                 stream.flush()
+        if free:
+            os.truncate(filler, max(filler.stat().st_size - free, 0))
         yield folder
     finally:
         _unmount(folder)

@@ -83,12 +83,6 @@ def check_limit(value: object, *, name: str = "limit") -> int:
     return int(_checked(Limit, value, name))
 
 
-def check_status(value: object) -> str | None:
-    """None, or one of the four documented statuses."""
-    status = _checked(Status | None, value, "status")
-    return None if status is None else str(status.value)
-
-
 def check_id(value: object, *, name: str) -> str:
     """An identifier: a non-empty string without '/', control characters or dot segments."""
     return str(_checked(Identifier, value, name))
