@@ -100,7 +100,7 @@ def run(
         contenders["floor"] = ([sys.executable, "-m", "benchmarks.local_app", str(page)], env)
         for argv, child in contenders.values():
             for _ in range(WARM_UPS):
-                cold_start.time_to_bytes(argv, child, needle)
+                cold_start.time_to_bytes(argv, child, needle, settle_s=cold_start.WARM_UP_SETTLE_S)
         figures: dict[str, list[float]] = {name: [] for name in contenders}
         cpu: dict[str, list[float]] = {name: [] for name in contenders}
         for _ in range(pairs):

@@ -6,12 +6,23 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import pytest
-from benchmarks import bounds, floor, image_preview, memory, overview, scroll_stall, table_append
+from benchmarks import (
+    bounds,
+    cold_start,
+    floor,
+    image_preview,
+    memory,
+    overview,
+    scroll_stall,
+    table_append,
+)
 from benchmarks.server_process import ServerProcess
 
 from screen_analysis.demo.config import DemoConfig
+from screen_analysis.demo.runner import DemoServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
 
@@ -72,3 +83,17 @@ def test_the_starts_against_their_floors_give_their_figures() -> None:
     for figures in (report["warm"], report["cold"]):
         assert len(figures["pair_ratios"]) == 1 and figures["ratio"] > 0
     assert len(floor.summary_rows(report)) == 2
+
+
+def test_a_warm_up_leaves_the_app_a_warm_start_of_kept_rows(tmp_path: Path) -> None:
+    """The warm start is timed to the kept rows, not to the server's answer: after a warm-up
+    the app is painted by its local cache while the server has not answered at all (a kill
+    at the needle could end the app before its local cache kept what the answer brought,
+    and every "warm" run then waited for the server)."""
+    with DemoServer(DemoConfig(analyses=5000, seed=7, latency_ms=400)) as server:
+        needle = cold_start.needle_for(server.base_url, server.api_key)
+        env = cold_start.child_env(server.api_key, tmp_path)
+        app = cold_start.commands(server.base_url, cache=True)["app"]
+        cold_start.time_to_bytes(app, env, needle, settle_s=cold_start.WARM_UP_SETTLE_S)
+        server.faults.latency_ms = 600_000  # no answer within the test: only kept rows show
+        cold_start.time_to_bytes(app, env, needle, timeout_s=60)
