@@ -48,7 +48,7 @@ status = "failed"
 sort = "-score"
 
 [profiles.work]
-theme = "screen-analysis-dark"
+theme = "screen-analysis-light"
 """
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 

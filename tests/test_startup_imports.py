@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from benchmarks import warm_start_trees
 
 # Loaded later, when something asks for them (or never, by the app's first screen).
 NOT_AT_START = (
@@ -105,23 +106,11 @@ print(json.dumps(sorted(sys.modules)))
 
 
 # Most signed-in users have a config file: a typical one keeps pydantic off the path too.
-TYPICAL_CONFIG = """\
-base_url = "https://api.example.com"
-theme = "screen-analysis-dark"
-projects = ["proj_1"]
-default_profile = "work"
-
-[keymap]
-find = "ctrl+f"
-
-[views.failures]
-status = "failed"
-sort = "-score"
-
-[profiles.work]
-base_url = "https://work.example.com"
-cache_max_mb = 100
-"""
+TYPICAL_CONFIG = (
+    'base_url = "https://api.example.com"\nprojects = ["proj_1"]\n'
+    + warm_start_trees.TYPICAL_CONFIG  # its last table is the profile: more keys of it
+    + 'base_url = "https://work.example.com"\ncache_max_mb = 100\n'
+)
 
 
 @pytest.mark.parametrize("config", [None, TYPICAL_CONFIG], ids=["no config", "a config file"])

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from benchmarks import warm_start_trees
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.current import CurrentClient
@@ -136,22 +137,7 @@ asyncio.run(main())
 
 # A config file as most signed-in users have one: read without pydantic (`config_plain`),
 # its saved views' tabs drawn without it (`browse.saved_views.plain_view`).
-TYPICAL_CONFIG = """\
-base_url = "https://api.example.com"
-theme = "screen-analysis-dark"
-refresh_interval = 30
-default_profile = "work"
-
-[keymap]
-find = "ctrl+f"
-
-[views.failures]
-status = "failed"
-sort = "-score"
-
-[profiles.work]
-theme = "screen-analysis-light"
-"""
+TYPICAL_CONFIG = 'base_url = "https://api.example.com"\n' + warm_start_trees.TYPICAL_CONFIG
 
 
 @pytest.mark.parametrize("config", [None, TYPICAL_CONFIG], ids=["no config", "a config file"])
