@@ -3,7 +3,7 @@
 In a thread of the measuring process, the server would wait for the interpreter lock
 whenever the app under test is busy rendering, and each request would look slower than the
 network it stands for. `ServerProcess` runs `DemoServer` in a child process and answers for
-its address, its key and its request log over a pipe.
+its address, its key and its request log over a pipe, and takes a new latency there.
 """
 
 from __future__ import annotations
@@ -31,6 +31,9 @@ def _serve(config: DemoConfig, pipe: Connection) -> None:
                 pipe.send([(r.method, r.path, dict(r.query), r.status) for r in server.request_log])
             elif command == "stop":
                 break
+            else:  # ("latency", milliseconds): every answer from now on waits that long
+                server.faults.latency_ms = float(command[1])
+                pipe.send(None)
 
 
 class ServerProcess:
@@ -57,6 +60,11 @@ class ServerProcess:
         self._pipe.send("log")
         log: list[tuple[str, str, dict[str, Any], int]] = self._pipe.recv()
         return log
+
+    def set_latency(self, milliseconds: float) -> None:
+        """Every answer from now on waits `milliseconds` (requests already waiting keep theirs)."""
+        self._pipe.send(("latency", milliseconds))
+        self._pipe.recv()
 
     def __exit__(
         self,

@@ -97,3 +97,19 @@ def test_a_warm_up_leaves_the_app_a_warm_start_of_kept_rows(tmp_path: Path) -> N
         cold_start.time_to_bytes(app, env, needle, settle_s=cold_start.WARM_UP_SETTLE_S)
         server.faults.latency_ms = 600_000  # no answer within the test: only kept rows show
         cold_start.time_to_bytes(app, env, needle, timeout_s=60)
+
+
+def test_a_server_process_takes_a_new_latency_for_the_answers_that_follow() -> None:
+    """The counted warm starts rely on it: after the warm-ups, the server in its own
+    process answers nothing within the count, so only the kept rows can paint the app."""
+    import httpx
+
+    with ServerProcess(DemoConfig(analyses=10, seed=7)) as server:
+        headers = {"Authorization": f"Bearer {server.api_key}"}
+        url = f"{server.base_url}/v1/analyses?limit=1"
+        assert httpx.get(url, headers=headers, timeout=30).status_code == 200
+        server.set_latency(600_000)
+        with pytest.raises(httpx.ReadTimeout):
+            httpx.get(url, headers=headers, timeout=2)
+        server.set_latency(0)
+        assert httpx.get(url, headers=headers, timeout=30).status_code == 200
