@@ -12,9 +12,9 @@ from tests.cache.conftest import pages
 from screen_analysis.api.models import Analysis, AnalysisItem, Project
 from screen_analysis.api.parsing import parse_item
 from screen_analysis.cache import CacheScope, LocalCache
-from screen_analysis.cache.bounds import used_bytes
+from screen_analysis.cache.bounds import give_back, keep_within, used_bytes
 from screen_analysis.cache.contents import file_bytes
-from screen_analysis.cache.schema import SHM_BYTES, WAL_LIMIT_BYTES
+from screen_analysis.cache.schema import SHM_BYTES, WAL_LIMIT_BYTES, connect
 from screen_analysis.demo.runner import DemoServer
 
 SCOPE = CacheScope("https://bounded.example.test")
@@ -159,3 +159,70 @@ def test_one_view_over_the_byte_bound_loses_a_quarter_of_its_rows(tmp_path: Path
         assert not view.done
     finally:
         cache.close()
+
+
+def test_a_cache_exactly_at_its_byte_bound_lets_nothing_go(tmp_path: Path) -> None:
+    """Two views whose pages take exactly the bound: both stay, every row with them."""
+    path = tmp_path / "c.sqlite3"
+    cache = LocalCache(SCOPE, path=path)
+    cache.store_page(
+        None, None, [parse_item({"id": f"a{n}"}) for n in range(3)], total=3, done=True, first=True
+    )
+    cache.store_page("p1", None, [parse_item({"id": "b1"})], total=1, done=True, first=True)
+    cache.close()
+    db = connect(path)
+    try:
+        exactly = used_bytes(db)
+        assert keep_within(db, max_analyses=100, max_bytes=exactly) == 0
+        assert db.execute("SELECT count(*) FROM views").fetchone()[0] == 2
+        assert db.execute("SELECT count(*) FROM analyses").fetchone()[0] == 4
+    finally:
+        db.close()
+
+
+def test_projects_over_the_byte_bound_go_a_quarter_at_a_time(tmp_path: Path) -> None:
+    """Eight projects and no view, one byte over the bound: one round lets the quarter
+    fetched longest ago go (two), which is enough; the six newest stay."""
+    path = tmp_path / "c.sqlite3"
+    now = [1000.0]
+    cache = LocalCache(SCOPE, path=path, clock=lambda: now[0])
+    for n in range(8):
+        now[0] += 1
+        cache.store_project(Project.model_validate({"id": f"p{n}", "name": "x" * 40_000}))
+        cache.flush()
+    cache.close()
+    db = connect(path)
+    try:
+        keep_within(db, max_analyses=100, max_bytes=used_bytes(db) - 1)
+        kept = [r[0] for r in db.execute("SELECT id FROM projects ORDER BY fetched_at")]
+        assert kept == [f"p{n}" for n in range(2, 8)]
+    finally:
+        db.close()
+
+
+def test_giving_pages_back_while_another_copy_writes_waits_for_the_next_batch(
+    tmp_path: Path,
+) -> None:
+    """Free pages to give back and the log to empty, while another copy of the app holds
+    the write lock: nothing is given back now, and nothing is raised (the writer thread
+    would otherwise turn the cache off); once that copy is done, the pages go back."""
+    path = tmp_path / "c.sqlite3"
+    cache = LocalCache(SCOPE, path=path)
+    cache.store_project(Project.model_validate({"id": "p1", "name": "x" * 200_000}))
+    cache.close()
+    db = connect(path)
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.execute("DELETE FROM projects")
+        free = db.execute("PRAGMA freelist_count").fetchone()[0]
+        assert free > 0
+        other.execute("BEGIN IMMEDIATE")  # the other copy's write lock
+        db.execute("PRAGMA busy_timeout=0")
+        give_back(db)
+        assert db.execute("PRAGMA freelist_count").fetchone()[0] == free
+        other.execute("ROLLBACK")
+        give_back(db)
+        assert db.execute("PRAGMA freelist_count").fetchone()[0] == 0
+    finally:
+        other.close()
+        db.close()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from tests.cache.conftest import FAKE_KEY, pages
 
-from screen_analysis.api.models import Analysis, AnalysisStatus
+from screen_analysis.api.models import Analysis, AnalysisStatus, Project
 from screen_analysis.cache import CacheScope, LocalCache
 from screen_analysis.demo.runner import DemoServer
 
@@ -166,3 +166,27 @@ def test_two_caches_on_one_file_write_at_once(tmp_path: Path, keyed_server: Demo
     db = sqlite3.connect(tmp_path / "c.sqlite3")
     assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     db.close()
+
+
+def test_a_cache_that_cannot_be_opened_says_why_and_is_off_for_the_run(tmp_path: Path) -> None:
+    """A path the database cannot be made at (here a folder): one line saying the cache is
+    off and why; reads find nothing, writes are dropped, and it closes like any other."""
+    folder = tmp_path / "c.sqlite3"
+    folder.mkdir()
+    cache = opened(tmp_path)
+    warning = cache.warning
+    assert warning is not None and warning.startswith("The local cache is off for this run: ")
+    assert len(warning) > len("The local cache is off for this run: ") and "\n" not in warning
+    assert not cache.usable and cache.view(None, None) is None and cache.projects() == []
+    cache.store_project(Project.model_validate({"id": "p1", "name": "One"}))
+    cache.flush()
+    cache.close()
+    cache.close()  # twice is fine
+    assert folder.is_dir() and not any(folder.iterdir()), "nothing was made in its place"
+
+
+def test_the_byte_bound_is_counted_in_mebibytes(tmp_path: Path) -> None:
+    """`cache_max_mb` is in MiB, as the manual says (200 means 200 × 1,048,576 bytes)."""
+    cache = opened(tmp_path, max_mb=1.5)
+    assert cache.max_bytes == 1_572_864
+    cache.close()

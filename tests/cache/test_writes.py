@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
-from tests.cache.conftest import Clock
+from tests.cache.conftest import WRITES_SCOPE, Clock
 
 from screen_analysis.api.models import AnalysisItem, InvalidAnalysis, Project
 from screen_analysis.api.parsing import parse_item
@@ -189,8 +191,16 @@ def test_damage_found_while_running_turns_the_cache_off_with_one_warning(
     assert cache.projects() == [] and cache.totals(None) == {}
     assert not cache.key_known("digest")
     cache.store_page(None, None, [row("a2")], total=1, done=True, first=True)
-    cache.flush()  # a write asked for now is dropped, not queued for ever
+    cache.store_project(Project.model_validate({"id": "p1", "name": "One"}))
+    cache.flush()  # writes asked for now are dropped, not queued for ever
     assert cache.warning == warning, "one warning"
+    cache.close()
+    db = sqlite3.connect(cache.path)
+    try:  # the projects' table is whole: only the cache's being off kept p1 out
+        assert [r[0] for r in db.execute("SELECT id FROM analyses")] == ["a1"]
+        assert db.execute("SELECT count(*) FROM projects").fetchone()[0] == 0
+    finally:
+        db.close()
 
 
 def test_a_read_of_damage_turns_the_cache_off_too(cache: LocalCache) -> None:
@@ -287,3 +297,42 @@ def test_a_page_appended_to_an_empty_view_starts_it(cache: LocalCache) -> None:
     view = cache.view(None, None)
     assert view is not None and ids(view.items) == ["a1", "a2"] and view.done
     assert cache.usable
+
+
+def test_a_write_queued_while_damage_was_found_is_dropped_too(tmp_path: Path) -> None:
+    """A batch finds damage and turns the cache off; a write asked for while that batch ran
+    (queued then: the cache was still on) is dropped with it, never written to the file."""
+    running, go_on = threading.Event(), threading.Event()
+    hold = [False]
+
+    def clock() -> float:  # the writer asks the time first in a batch: hold it there once
+        if hold[0]:
+            hold[0] = False
+            running.set()
+            go_on.wait(10)
+        return 1_000.0
+
+    path = tmp_path / "c.sqlite3"
+    cache = LocalCache(WRITES_SCOPE, path=path, clock=clock)
+    try:
+        cache.store_page(None, None, [row("a1")], total=1, done=True, first=True)
+        cache.flush()
+        db = sqlite3.connect(path)
+        db.execute("DROP TABLE totals")  # another program's doing
+        db.close()
+        hold[0] = True
+        cache.store_totals(None, {None: 1})  # its batch finds the damage
+        assert running.wait(10)
+        assert cache.usable
+        cache.store_project(Project.model_validate({"id": "p1", "name": "One"}))
+        go_on.set()
+        cache.flush()
+        assert not cache.usable and cache.warning is not None
+    finally:
+        go_on.set()
+        cache.close()
+    db = sqlite3.connect(path)
+    try:
+        assert db.execute("SELECT count(*) FROM projects").fetchone()[0] == 0
+    finally:
+        db.close()
