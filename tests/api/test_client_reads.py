@@ -63,6 +63,7 @@ async def test_each_answer_is_logged_with_its_request_and_status(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     def answer(path: str, query: dict[str, str]) -> Reply:
+        time.sleep(0.1)  # the server takes its time: the line says at least as much
         return Reply.json(PAGE)
 
     caplog.set_level(logging.DEBUG, logger="screen_analysis.api")
@@ -76,6 +77,7 @@ async def test_each_answer_is_logged_with_its_request_and_status(
     said = re.fullmatch(r"GET /v1/analyses\?limit=1 -> (\d+) in (\d+) ms", lines[0])
     assert said is not None and said[1] == "200"
     assert int(said[2]) <= around + 1, "the time it took, measured inside the call"
+    assert int(said[2]) >= 100, "milliseconds, at least the server's 0.1 s"
 
 
 async def test_a_base_urls_path_is_kept_to_the_letter() -> None:

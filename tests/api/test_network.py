@@ -14,7 +14,7 @@ import pytest
 from tests.api.support import MakeClient, RecordedSleep, logged_requests
 from tests.support.scripted_server import Reply, ScriptedServer
 
-from screen_analysis.api import APIConnectionError, APITimeoutError, Timeouts
+from screen_analysis.api import APIConnectionError, APITimeoutError, Timeouts, tls
 from screen_analysis.demo.runner import DemoServer
 
 PAGE = json.dumps({"data": [{"id": "ana_p"}], "total": 1, "next_cursor": None}).encode()
@@ -109,6 +109,48 @@ async def test_ssl_cert_file_from_the_environment_is_trusted(
         client = make_client(base_url=server.base_url, max_retries=0)
         with pytest.raises(APIConnectionError, match="CERTIFICATE_VERIFY_FAILED"):
             await client.list_analyses()
+
+
+async def test_a_context_given_is_the_trust_used(
+    no_proxy_env: None,
+    self_signed: tuple[Path, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    make_client: MakeClient,
+) -> None:
+    """A profile's `ca_bundle` reaches the client as a context: that context decides, not
+    the default certificates (which do not hold the test's)."""
+    cert, key = self_signed
+    serving = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    serving.load_cert_chain(cert, key)
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    with ScriptedServer(canned_page, tls=serving) as server:
+        trusting = ssl.create_default_context(cafile=str(cert))
+        page = await make_client(base_url=server.base_url, verify=trusting).list_analyses()
+        assert page.total == 1
+        default = make_client(base_url=server.base_url, max_retries=0)
+        with pytest.raises(APIConnectionError, match="CERTIFICATE_VERIFY_FAILED"):
+            await default.list_analyses()
+
+
+async def test_without_a_context_the_clients_trust_is_the_shared_default(
+    no_proxy_env: None,
+    self_signed: tuple[Path, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    make_client: MakeClient,
+) -> None:
+    """No `verify`: the client trusts what `api.tls.default_context` holds (the one context
+    every client shares), and nothing of its own making."""
+    cert, key = self_signed
+    serving = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    serving.load_cert_chain(cert, key)
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    shared = ssl.create_default_context(cafile=str(cert))
+    monkeypatch.setattr(tls, "default_context", lambda: shared)
+    with ScriptedServer(canned_page, tls=serving) as server:
+        page = await make_client(base_url=server.base_url).list_analyses()
+        assert page.total == 1
 
 
 async def test_read_timeout_is_retried_then_a_timeout_error(
