@@ -20,6 +20,7 @@ from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.tui.screens.main import MainScreen
+from screen_analysis.tui.widgets.project_sidebar import FOLD_BELOW, ProjectSidebar
 
 from .conftest import cache_at, connection_to, make_app, settled
 
@@ -167,3 +168,30 @@ async def test_the_kept_rows_are_painted_before_pydantic_is_imported(
     assert len(noted["at_import"]) == 1 and noted["at_import"][0] >= 100, noted
     if config is not None:  # the file was read: its profile's theme, its view's tab
         assert (noted["theme"], noted["tabs"]) == ("screen-analysis-light", ["failures"])
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)])
+async def test_the_screen_starts_with_its_width_s_classes(
+    tmp_path: Path, fresh_demo_server: DemoServer, size: tuple[int, int]
+) -> None:
+    """The main screen's width class and the sidebar's fold are set when they are made, so
+    the first frame is drawn with them: the first resize does not restyle the whole screen
+    and draw it again. (Textual restyles a screen once as it is shown: that one is all.)"""
+    app = make_app(tmp_path, connection_to(fresh_demo_server))
+    restyled: list[object] = []
+    update_styles = app.update_styles
+
+    def noting(node: Any, animate: bool = True) -> None:
+        restyled.append(node)
+        update_styles(node, animate=animate)
+
+    app.update_styles = noting  # type: ignore[method-assign]
+    async with app.run_test(size=size) as pilot:
+        await settled(pilot)
+        screen = app.screen
+        assert isinstance(screen, MainScreen)
+        wide = size[0] >= 120
+        assert screen.has_class("-wide") is wide and screen.has_class("-narrow") is not wide
+        sidebar = screen.query_one(ProjectSidebar)
+        assert sidebar.folded is (size[0] < FOLD_BELOW)
+    assert [node for node in restyled if isinstance(node, MainScreen | ProjectSidebar)] == [screen]

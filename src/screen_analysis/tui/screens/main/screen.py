@@ -49,6 +49,11 @@ from screen_analysis.tui.widgets.view_tabs import ViewTabs
 from screen_analysis.tui.workers import Workers, busy
 
 
+def width_class(breakpoints: list[tuple[int, str]], width: int) -> str:
+    """The class of the widest breakpoint `width` reaches (Textual's rule for them)."""
+    return next(name for at, name in sorted(breakpoints, reverse=True) if width >= at)
+
+
 class MainScreen(ViewKeys):
     """Browse analyses: choose a project and a status, page through, read one in detail."""
 
@@ -100,6 +105,9 @@ class MainScreen(ViewKeys):
             previews=previews,
             clock=clock,
         )
+        # The width's class from the start, as Textual sets it at each resize: the first
+        # frame is drawn with it, not drawn again for the first resize's change of class.
+        self.add_class(width_class(self.HORIZONTAL_BREAKPOINTS, self.app.size.width), update=False)
         self._clock = clock
         self._previews = previews
         self._schedule = schedule or RefreshSchedule(refresh_interval)
@@ -131,7 +139,10 @@ class MainScreen(ViewKeys):
             id="status-filter",
         )
         with Horizontal(id="body"):
-            sidebar = ProjectSidebar(self.sources.projects, id="sidebar", state_path=state_path)
+            width = self.app.size.width
+            sidebar = ProjectSidebar(
+                self.sources.projects, id="sidebar", state_path=state_path, width=width
+            )
             sidebar.border_title = "Projects"
             yield sidebar
             yield AnalysesPane(self.pager, self._schedule, clock=self._clock, id="center")

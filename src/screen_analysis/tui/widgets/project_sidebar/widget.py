@@ -90,10 +90,14 @@ class ProjectSidebar(ProjectList):
         *,
         id: str | None = None,
         state_path: Path | None = None,
+        width: int | None = None,
     ) -> None:
         """Create the sidebar with only "All projects"; projects come from `source`; the
-        fold is kept in `state_path`'s folder (read once mounted, off the event loop)."""
+        fold is kept in `state_path`'s folder (read once mounted, off the event loop);
+        `width`, the screen's at start: folded from the first frame when it is narrow."""
         super().__init__(self._prompt_of, id=id)
+        if width is not None and width < FOLD_BELOW:
+            self.add_class("-folded", update=False)
         self._source = source
         self._book = ProjectBook()
         self._asks = AskQueue()
