@@ -3,9 +3,12 @@ client replaced between two pages serves the next one."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from tests.api.support import RecordingTransport
 
+from screen_analysis.api import current as current_module
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.current import CurrentClient, NoClientError
 from screen_analysis.demo.runner import DemoServer
@@ -131,3 +134,46 @@ async def test_a_walk_asks_pages_of_twenty_unless_told(demo_server: DemoServer) 
         await anext(aiter(walk))
     assert [r.url.params.get("limit") for r in sent.sent] == ["20"]
     await current.swap(None)
+
+
+async def test_a_hold_keeps_the_asking_parts_waiting_until_it_is_let_go(
+    demo_server: DemoServer,
+) -> None:
+    """Held, a walk's page and an image wait, and the client is not built, until the
+    release; then both go on. A release with nothing held, and a second release, do nothing."""
+    built: list[ScreenAnalysisClient] = []
+
+    def build() -> ScreenAnalysisClient:
+        built.append(ScreenAnalysisClient(demo_server.base_url, SecretStr(demo_server.api_key)))
+        return built[-1]
+
+    current = CurrentClient()
+    current.release()
+    await current.open(build, demo_server.base_url)
+    current.hold()
+    current.hold()  # one hold, however often asked
+    async with current.iter_pages(limit=1) as walk:
+        page = asyncio.ensure_future(anext(aiter(walk)))
+        for _ in range(20):
+            await asyncio.sleep(0)  # let the walk run as far as it may
+        assert not page.done() and built == []
+        current.release()
+        first = await asyncio.wait_for(page, 30)
+    assert len(first.items) == 1 and len(built) == 1
+    current.release()
+    await current.ready()  # nothing held: at once
+    await current.swap(None)
+
+
+async def test_a_hold_never_let_go_ends_for_every_part_after_its_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hold nobody releases (a start that never asked its first page) lets the parts go
+    after START_HOLD_S, all of them: the next part does not wait again."""
+    monkeypatch.setattr(current_module, "START_HOLD_S", 0.05)
+    current = CurrentClient()
+    current.hold()
+    await asyncio.wait_for(current.ready(), 5)
+    waited = asyncio.ensure_future(current.ready())
+    await asyncio.sleep(0)
+    assert waited.done(), "the hold was let go at its bound"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from benchmarks import warm_start_trees
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.current import CurrentClient
+from screen_analysis.cache import LocalCache
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.widgets.project_sidebar import FOLD_BELOW, ProjectSidebar
@@ -51,6 +53,38 @@ async def test_the_kept_rows_are_painted_before_the_client_is_built(
     app = make_app(tmp_path, connection_to(fresh_demo_server), open_cache=cache, clients=made)
     made.app = app
     async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+    assert len(made) == 1 and made.seen[0] >= 100, made.seen
+
+
+async def test_no_part_builds_the_client_before_the_kept_rows_are_drawn(
+    tmp_path: Path, fresh_demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sidebar wants a pinned project at start and the disk is slow: the project is
+    asked for (and the client built, its imports holding the event loop) only once the
+    view's kept rows are in the table and drawn, not while they are being read."""
+    project = fresh_demo_server.store.projects()[0].id
+    cache = cache_at(tmp_path / "c.db")
+    app = make_app(tmp_path, connection_to(fresh_demo_server), open_cache=cache)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settled(pilot)
+    read_view = LocalCache.view
+
+    def slow_view(self: LocalCache, project_id: str | None, status: object) -> Any:
+        time.sleep(0.3)  # a slow disk, in the cache's reading thread
+        return read_view(self, project_id, status)
+
+    monkeypatch.setattr(LocalCache, "view", slow_view)
+    made = ClientsMade()
+    app = make_app(
+        tmp_path,
+        connection_to(fresh_demo_server),
+        open_cache=cache,
+        clients=made,
+        projects=(project,),
+    )
+    made.app = app
+    async with app.run_test(size=(140, 40)) as pilot:
         await settled(pilot)
     assert len(made) == 1 and made.seen[0] >= 100, made.seen
 

@@ -11,6 +11,7 @@ so a start that paints the rows the local cache kept does so first (docs/perform
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,10 @@ from screen_analysis.api.plain_address import read_plain
 if TYPE_CHECKING:
     from screen_analysis.api.client import ScreenAnalysisClient
     from screen_analysis.api.image_fetch import ImageBytes
+
+
+# The longest a part asking at start waits for the view's kept rows to be drawn (`hold`).
+START_HOLD_S = 1.0
 
 
 class NoClientError(RuntimeError):
@@ -36,6 +41,7 @@ class CurrentClient:
         self._client = client
         self._build: Callable[[], ScreenAnalysisClient] | None = None
         self._base_url = ""
+        self._held: asyncio.Event | None = None
 
     @property
     def client(self) -> ScreenAnalysisClient:
@@ -65,6 +71,7 @@ class CurrentClient:
         between two pages applies to the next one, and the walk goes on where it was."""
 
         async def fetch(after: str | None) -> AnalysisPage:
+            await self.ready()
             return await self.client.list_analyses(project_id, status, limit, after)
 
         return Walk(PageIterator(fetch), MODEL_ROWS)
@@ -90,7 +97,34 @@ class CurrentClient:
 
     async def fetch_image(self, url: str, *, etag: str | None = None) -> ImageBytes:
         """Fetch an image with the client in use (the image pipeline's fetch)."""
+        await self.ready()
         return await self.client.fetch_image(url, etag=etag)
+
+    # The start's hold: the kept rows are drawn before a part builds the client
+
+    def hold(self) -> None:
+        """Parts that ask through `ready` wait until `release` (at most START_HOLD_S): the
+        first view's kept rows reach the screen before any other part builds the client,
+        whose imports would hold the event loop while those rows wait to be drawn."""
+        if self._held is None:
+            self._held = asyncio.Event()
+
+    def release(self) -> None:
+        """Asking goes on (the view's first page is asked); nothing when not held."""
+        held, self._held = self._held, None
+        if held is not None:
+            held.set()
+
+    async def ready(self) -> None:
+        """Wait while held, at most START_HOLD_S (then the hold is let go for every part)."""
+        held = self._held
+        if held is None:
+            return
+        try:
+            async with asyncio.timeout(START_HOLD_S):
+                await held.wait()
+        except TimeoutError:
+            self.release()
 
     def api_path(self, url: str) -> str | None:
         """`url`'s path and query when it is on the server of the client in use; None when

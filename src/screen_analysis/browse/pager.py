@@ -191,6 +191,7 @@ class Pager:
         None when nothing is to be asked now, or when the view changed meanwhile (the
         answer is dropped). A failure of the view is recorded and raised; a cancelled load
         is asked again by the next call."""
+        self._current.release()  # the view's own rows are drawn or asked: the others may ask
         load = self._next_load()
         if load is None:
             return None

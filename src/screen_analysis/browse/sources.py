@@ -30,6 +30,9 @@ class Sources:
         self._current = current
         self._cache = cache if cache is not None and cache.usable else None
         self._kept = KeptCache(self._cache, trust)
+        if self._cache is not None:
+            # Its kept rows come first: the other parts ask once a pager asks its first page.
+            current.hold()
         self._page_size = page_size
         self.totals = Totals(current, self._kept, self._cache)
         self.projects = Projects(current, self._kept, self._cache)

@@ -73,6 +73,7 @@ class Totals:
         return Counts(found, failures[0] if failures else None)
 
     async def _first(self, key: ViewKey) -> int | None:
+        await self._current.ready()
         page = await self._current.client.list_analyses(key.project_id, key.status, 1)
         return page.total
 
