@@ -53,8 +53,30 @@ def end_on_signals() -> None:
             signal.signal(sig, _ended)
 
 
+class _Signalled:
+    """The exit code a signal asked for, once one came (None: none yet)."""
+
+    code: int | None = None
+
+
 def _ended(signum: int, _frame: object) -> None:
-    raise SystemExit(128 + signum)
+    code = _Signalled.code = 128 + signum
+    asyncio = sys.modules.get("asyncio")
+    try:
+        loop = asyncio.get_running_loop() if asyncio is not None else None
+    except RuntimeError:  # no event loop runs here
+        loop = None
+    if loop is None:
+        raise SystemExit(code)
+    # Raised here, inside whatever the loop was running (a task's wake-up, a callback),
+    # the exit would drop that callback: a task would never wake to be cancelled, and
+    # the command would hang as asyncio.run cancels its tasks. Raised from a callback of
+    # its own, it ends the loop between callbacks, and every task unwinds as on an error.
+    loop.call_soon_threadsafe(_exit, code)
+
+
+def _exit(code: int) -> None:
+    raise SystemExit(code)
 
 
 def run_reporting(
@@ -62,7 +84,7 @@ def run_reporting(
 ) -> T:
     """Run `action`; on failure print one line (or a redacted traceback with --debug) and exit."""
     try:
-        return action()
+        done = action()
     except (click.exceptions.Exit, click.ClickException, click.Abort):
         raise
     except KeyboardInterrupt:
@@ -74,6 +96,9 @@ def run_reporting(
         raise SystemExit(ExitCode.OK) from None
     except Exception as exc:
         _report(exc, debug=debug, secrets=list(secrets()))
+    if _Signalled.code is not None:  # a signal came as the loop ended: no turn left to exit
+        raise SystemExit(_Signalled.code)
+    return done
 
 
 def _report(exc: BaseException, *, debug: bool, secrets: list[str]) -> NoReturn:
