@@ -10,7 +10,7 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from tests.api.support import MakeClient, RecordedSleep
@@ -154,16 +154,10 @@ async def test_an_answer_that_never_completes_is_a_timeout_of_the_whole_attempt(
             200, b'{"data": [', {"Content-Type": "application/json"}, chunks=_trickled(stop)
         )
 
-    with ScriptedServer(answer) as server:
-        async with ScreenAnalysisClient(
-            server.base_url, SecretStr("k" * 24), max_retries=0, timeout=Timeouts(total=0.3)
-        ) as client:
-            with pytest.raises(APITimeoutError) as caught:
-                await client.list_analyses(limit=1)
-        stop.set()
-    assert caught.value.request == "GET /v1/analyses?limit=1"
-    assert caught.value.detail.endswith("no complete response within 0.3 s")
-    assert caught.value.answered, "the server was reached: its status line came"
+    caught = await _timed_out(answer, Timeouts(total=0.3), stop)
+    assert caught.request == "GET /v1/analyses?limit=1"
+    assert caught.detail.endswith("no complete response within 0.3 s")
+    assert caught.answered, "the server was reached: its status line came"
 
 
 async def test_an_answer_that_stalls_after_its_status_line_was_answered() -> None:
@@ -174,14 +168,23 @@ async def test_an_answer_that_stalls_after_its_status_line_was_answered() -> Non
     def answer(path: str, query: dict[str, str]) -> Reply:
         return Reply(200, b"", {"Content-Type": "application/json"}, chunks=_stalled(stop))
 
+    caught = await _timed_out(answer, Timeouts(read=0.2), stop)
+    assert caught.detail.endswith("read timeout after 0.2 s") and caught.answered
+
+
+async def _timed_out(
+    answer: Callable[[str, dict[str, str]], Reply], timeouts: Timeouts, stop: threading.Event
+) -> APITimeoutError:
+    """The time-out a client with `timeouts` and no retry meets asking a page of `answer`;
+    `stop` then lets the server's answer go."""
     with ScriptedServer(answer) as server:
         async with ScreenAnalysisClient(
-            server.base_url, SecretStr("k" * 24), max_retries=0, timeout=Timeouts(read=0.2)
+            server.base_url, SecretStr("k" * 24), max_retries=0, timeout=timeouts
         ) as client:
             with pytest.raises(APITimeoutError) as caught:
                 await client.list_analyses(limit=1)
         stop.set()
-    assert caught.value.detail.endswith("read timeout after 0.2 s") and caught.value.answered
+    return caught.value
 
 
 def _stalled(stop: threading.Event) -> Iterator[bytes]:

@@ -90,67 +90,64 @@ def self_signed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path
     yield cert, key
 
 
-async def test_ssl_cert_file_from_the_environment_is_trusted(
-    no_proxy_env: None,
-    self_signed: tuple[Path, Path],
-    monkeypatch: pytest.MonkeyPatch,
-    make_client: MakeClient,
-) -> None:
-    cert, key = self_signed
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.load_cert_chain(cert, key)
-    with ScriptedServer(canned_page, tls=context) as server:
-        monkeypatch.setenv("SSL_CERT_FILE", str(cert))
-        page = await make_client(base_url=server.base_url).list_analyses()
-        assert page.total == 1
-
-        monkeypatch.delenv("SSL_CERT_FILE")
-        monkeypatch.delenv("SSL_CERT_DIR", raising=False)
-        client = make_client(base_url=server.base_url, max_retries=0)
-        with pytest.raises(APIConnectionError, match="CERTIFICATE_VERIFY_FAILED"):
-            await client.list_analyses()
-
-
-async def test_a_context_given_is_the_trust_used(
-    no_proxy_env: None,
-    self_signed: tuple[Path, Path],
-    monkeypatch: pytest.MonkeyPatch,
-    make_client: MakeClient,
-) -> None:
-    """A profile's `ca_bundle` reaches the client as a context: that context decides, not
-    the default certificates (which do not hold the test's)."""
+@pytest.fixture
+def tls_server(
+    no_proxy_env: None, self_signed: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[ScriptedServer, Path]]:
+    """An HTTPS server with the self-signed certificate, and the certificate's path; no
+    SSL_CERT_FILE or SSL_CERT_DIR, so the default certificates do not hold it."""
     cert, key = self_signed
     serving = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     serving.load_cert_chain(cert, key)
     monkeypatch.delenv("SSL_CERT_FILE", raising=False)
     monkeypatch.delenv("SSL_CERT_DIR", raising=False)
     with ScriptedServer(canned_page, tls=serving) as server:
-        trusting = ssl.create_default_context(cafile=str(cert))
-        page = await make_client(base_url=server.base_url, verify=trusting).list_analyses()
-        assert page.total == 1
-        default = make_client(base_url=server.base_url, max_retries=0)
-        with pytest.raises(APIConnectionError, match="CERTIFICATE_VERIFY_FAILED"):
-            await default.list_analyses()
+        yield server, cert
+
+
+async def test_ssl_cert_file_from_the_environment_is_trusted(
+    tls_server: tuple[ScriptedServer, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    make_client: MakeClient,
+) -> None:
+    server, cert = tls_server
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+    page = await make_client(base_url=server.base_url).list_analyses()
+    assert page.total == 1
+
+    monkeypatch.delenv("SSL_CERT_FILE")
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    client = make_client(base_url=server.base_url, max_retries=0)
+    with pytest.raises(APIConnectionError, match="CERTIFICATE_VERIFY_FAILED"):
+        await client.list_analyses()
+
+
+async def test_a_context_given_is_the_trust_used(
+    tls_server: tuple[ScriptedServer, Path], make_client: MakeClient
+) -> None:
+    """A profile's `ca_bundle` reaches the client as a context: that context decides, not
+    the default certificates (which do not hold the test's)."""
+    server, cert = tls_server
+    trusting = ssl.create_default_context(cafile=str(cert))
+    page = await make_client(base_url=server.base_url, verify=trusting).list_analyses()
+    assert page.total == 1
+    default = make_client(base_url=server.base_url, max_retries=0)
+    with pytest.raises(APIConnectionError, match="CERTIFICATE_VERIFY_FAILED"):
+        await default.list_analyses()
 
 
 async def test_without_a_context_the_clients_trust_is_the_shared_default(
-    no_proxy_env: None,
-    self_signed: tuple[Path, Path],
+    tls_server: tuple[ScriptedServer, Path],
     monkeypatch: pytest.MonkeyPatch,
     make_client: MakeClient,
 ) -> None:
     """No `verify`: the client trusts what `api.tls.default_context` holds (the one context
     every client shares), and nothing of its own making."""
-    cert, key = self_signed
-    serving = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    serving.load_cert_chain(cert, key)
-    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
-    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    server, cert = tls_server
     shared = ssl.create_default_context(cafile=str(cert))
     monkeypatch.setattr(tls, "default_context", lambda: shared)
-    with ScriptedServer(canned_page, tls=serving) as server:
-        page = await make_client(base_url=server.base_url).list_analyses()
-        assert page.total == 1
+    page = await make_client(base_url=server.base_url).list_analyses()
+    assert page.total == 1
 
 
 async def test_read_timeout_is_retried_then_a_timeout_error(

@@ -71,8 +71,8 @@ class CurrentClient:
         between two pages applies to the next one, and the walk goes on where it was."""
 
         async def fetch(after: str | None) -> AnalysisPage:
-            await self.ready()
-            return await self.client.list_analyses(project_id, status, limit, after)
+            client = await self.asking()
+            return await client.list_analyses(project_id, status, limit, after)
 
         return Walk(PageIterator(fetch), MODEL_ROWS)
 
@@ -97,8 +97,8 @@ class CurrentClient:
 
     async def fetch_image(self, url: str, *, etag: str | None = None) -> ImageBytes:
         """Fetch an image with the client in use (the image pipeline's fetch)."""
-        await self.ready()
-        return await self.client.fetch_image(url, etag=etag)
+        client = await self.asking()
+        return await client.fetch_image(url, etag=etag)
 
     # The start's hold: the kept rows are drawn before a part builds the client
 
@@ -125,6 +125,11 @@ class CurrentClient:
                 await held.wait()
         except TimeoutError:
             self.release()
+
+    async def asking(self) -> ScreenAnalysisClient:
+        """The client in use for a request sent now: once the start's hold is let go."""
+        await self.ready()
+        return self.client
 
     def api_path(self, url: str) -> str | None:
         """`url`'s path and query when it is on the server of the client in use; None when

@@ -73,8 +73,8 @@ class Totals:
         return Counts(found, failures[0] if failures else None)
 
     async def _first(self, key: ViewKey) -> int | None:
-        await self._current.ready()
-        page = await self._current.client.list_analyses(key.project_id, key.status, 1)
+        client = await self._current.asking()
+        page = await client.list_analyses(key.project_id, key.status, 1)
         return page.total
 
     def _keep(self, found: dict[ViewKey, int | None]) -> None:

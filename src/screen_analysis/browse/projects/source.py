@@ -28,9 +28,9 @@ class Projects:
 
     async def fetch_project(self, project_id: str) -> Project:
         """One project (a few at a time; run in a worker)."""
-        await self._current.ready()
         async with self._slots, self._kept.told():
-            project = await self._current.client.get_project(project_id)
+            client = await self._current.asking()
+            project = await client.get_project(project_id)
         if self._cache is not None:
             self._cache.store_project(project)
         return project

@@ -91,8 +91,8 @@ class WatchDesk:
         if ask is None:
             return []
         try:
-            await self._current.ready()
-            page = await self._current.client.list_analyses(None, None, PAGE_SIZE, ask.cursor)
+            client = await self._current.asking()
+            page = await client.list_analyses(None, None, PAGE_SIZE, ask.cursor)
         except Exception as exc:
             if not self._failing:  # once a streak: the view's own refresh says the rest
                 self._teller.toast(describe_error(exc, prefix="Couldn't check"), "warning")
