@@ -5,6 +5,7 @@ page of the reference server."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -281,3 +282,234 @@ def test_a_key_that_is_not_valid_text_has_a_digest_too() -> None:
         "74a6a099e278edf50832522d58d9913c05ad75f0150d12e66e3fd12d219e0e7d"
     )
     assert key_digest(SCOPE, odd) != key_digest(SCOPE, SecretStr("sk-test-\udcfe-not-real"))
+
+
+# The opening view's rows read ahead (while the screen is built), and the trust asked once.
+
+
+class CountingTrust:
+    """The kept keys, counting what is asked of them; `known` waits for `go` when given."""
+
+    def __init__(
+        self, keys: KeptKeys, go: threading.Event | None = None, *, remember: bool = True
+    ) -> None:
+        self.keys = keys
+        self.go = go
+        self.remember = remember  # False: what the server says is not written to the cache
+        self.asked = 0
+
+    def known(self) -> bool:
+        self.asked += 1
+        if self.go is not None:
+            assert self.go.wait(10)
+        return self.keys.known()
+
+    def accepted(self) -> None:
+        if self.remember:
+            self.keys.accepted()
+
+    def refused(self) -> None:
+        if self.remember:
+            self.keys.refused()
+
+
+def trusted(
+    cache: LocalCache, go: threading.Event | None = None, *, remember: bool = True
+) -> CountingTrust:
+    """A trust that knows the key in use (its server accepted it in an earlier run)."""
+    keys = KeptKeys(cache, lambda: KEY)
+    keys.accepted()
+    cache.flush()
+    return CountingTrust(keys, go, remember=remember)
+
+
+def counting_views(cache: LocalCache, monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The views `cache` is asked for, noted."""
+    asked: list[object] = []
+    view = cache.view
+
+    def noting(project_id: str | None, status: object) -> CachedView | None:
+        asked.append((project_id, status))
+        return view(project_id, status)
+
+    monkeypatch.setattr(cache, "view", noting)
+    return asked
+
+
+async def test_parts_asking_at_once_ask_the_trust_once(filled: LocalCache) -> None:
+    go = threading.Event()
+    trust = trusted(filled, go)
+    kept = KeptCache(filled, trust)
+    asking = [asyncio.ensure_future(kept.opened()) for _ in range(3)]
+    await asyncio.sleep(0)
+    go.set()
+    assert await asyncio.wait_for(asyncio.gather(*asking), 10) == [True, True, True]
+    assert trust.asked == 1
+    assert await kept.opened() and trust.asked == 1, "known from then on"
+
+
+async def test_the_view_read_ahead_is_what_the_first_look_at_it_takes(
+    filled: LocalCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    trust = trusted(filled)
+    kept = KeptCache(filled, trust)
+    asked = counting_views(filled, monkeypatch)
+    kept.read_ahead("p1", None)
+    kept.read_ahead("p1", "failed")  # once: the opening view's
+    await asyncio.wait_for(kept.read_ahead_done(10), 10)
+    assert asked == [("p1", None)] and trust.asked == 1
+    assert await asyncio.wait_for(kept.opened(), 10) and trust.asked == 1, "its answer is kept"
+    assert ids(await kept.view_now("p1", None)) == ["a1", "a2"]
+    assert asked == [("p1", None)], "taken, not read again"
+    assert ids(await kept.view_now("p1", None)) == ["a1", "a2"]
+    assert len(asked) == 2, "once: a later look reads"
+    kept.read_ahead("p1", "failed")
+    await asyncio.wait_for(kept.read_ahead_done(10), 10)
+    assert len(asked) == 2, "nothing is read ahead after the first look"
+
+
+async def test_a_view_read_ahead_is_not_taken_for_another(
+    filled: LocalCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kept = KeptCache(filled, trusted(filled))
+    asked = counting_views(filled, monkeypatch)
+    kept.read_ahead("p1", "failed")
+    assert ids(await asyncio.wait_for(kept.view_now("p1", None), 10)) == ["a1", "a2"]
+    assert ("p1", None) in asked
+    assert ids(await asyncio.wait_for(kept.view_now("p1", "failed"), 10)) == ["f1"]
+    assert asked.count(("p1", "failed")) == 2, "the early read was dropped: read again"
+
+
+@pytest.mark.parametrize("then", ["refused", "a new key accepted"])
+async def test_a_refusal_while_the_view_is_read_ahead_drops_what_it_brings(
+    filled: LocalCache, then: str
+) -> None:
+    go = threading.Event()
+    trust = trusted(filled, go, remember=False)  # the key stays known in the file
+    kept = KeptCache(filled, trust)
+    kept.read_ahead("p1", None)
+    looking = asyncio.ensure_future(kept.view_now("p1", None))
+    await asyncio.sleep(0)
+    kept.refuse()
+    if then != "refused":
+        kept.answered()
+    go.set()
+    assert await asyncio.wait_for(looking, 10) is None
+    assert kept.open is (then != "refused") and trust.asked == 1
+
+
+async def test_a_key_not_known_reads_nothing_ahead(
+    filled: LocalCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked = counting_views(filled, monkeypatch)
+    for trust in (CountingTrust(KeptKeys(filled, lambda: KEY)), None):
+        kept = KeptCache(filled, trust)
+        kept.read_ahead("p1", None)
+        await asyncio.wait_for(kept.read_ahead_done(10), 10)
+        assert await asyncio.wait_for(kept.view_now("p1", None), 10) is None
+        assert not kept.open and kept.state is KeyState.UNKNOWN
+    assert asked == [], "not known: the cache is not read"
+
+
+async def test_an_answer_while_the_trust_is_asked_says_more(filled: LocalCache) -> None:
+    go = threading.Event()
+    kept = KeptCache(filled, CountingTrust(KeptKeys(filled, lambda: KEY), go))
+    kept.read_ahead("p1", None)
+    looking = asyncio.ensure_future(kept.view_now("p1", None))
+    await asyncio.sleep(0)
+    kept.answered()  # the server took the key while the trust was asked (it knew nothing)
+    go.set()
+    await asyncio.wait_for(looking, 10)
+    assert kept.open, "the answer stands"
+
+
+async def test_no_cache_reads_nothing_ahead() -> None:
+    kept = KeptCache(None)
+    kept.read_ahead("p1", None)
+    await asyncio.wait_for(kept.read_ahead_done(10), 10)
+    assert await kept.view_now("p1", None) is None
+
+
+async def test_a_read_ahead_is_waited_for_at_most_as_long_as_asked(filled: LocalCache) -> None:
+    go = threading.Event()
+    kept = KeptCache(filled, trusted(filled, go))
+    kept.read_ahead("p1", None)
+    await asyncio.wait_for(kept.read_ahead_done(0.01), 10)
+    go.set()
+    assert ids(await asyncio.wait_for(kept.view_now("p1", None), 10)) == ["a1", "a2"]
+
+
+async def test_the_trust_asked_ahead_is_what_the_other_parts_wait_for(filled: LocalCache) -> None:
+    go = threading.Event()
+    trust = trusted(filled, go)
+    kept = KeptCache(filled, trust)
+    kept.read_ahead("p1", None)
+    opening = asyncio.ensure_future(kept.opened())
+    await asyncio.sleep(0)
+    go.set()
+    assert await asyncio.wait_for(opening, 10)
+    assert ids(await asyncio.wait_for(kept.view_now("p1", None), 10)) == ["a1", "a2"]
+    assert trust.asked == 1
+
+
+@pytest.mark.parametrize("told", ["accepted", "no server"])
+async def test_once_the_server_said_something_the_trust_is_not_asked(
+    filled: LocalCache, told: str
+) -> None:
+    trust = trusted(filled)
+    kept = KeptCache(filled, trust)
+    if told == "accepted":
+        kept.answered()
+    else:
+        kept.failed(NO_SERVER)
+    asked = trust.asked
+    assert await asyncio.wait_for(kept.opened(), 10)
+    kept.read_ahead("p1", "failed")
+    assert ids(await asyncio.wait_for(kept.view_now("p1", "failed"), 10)) == ["f1"]
+    assert trust.asked == asked == 0
+
+
+async def test_without_a_trust_the_cache_waits_for_the_first_answer(filled: LocalCache) -> None:
+    kept = KeptCache(filled)
+    opening = asyncio.ensure_future(kept.opened())
+    await asyncio.sleep(0)
+    assert not opening.done() and not kept.open
+    kept.answered()
+    assert await asyncio.wait_for(opening, 10)
+
+
+class FailingTrust(CountingTrust):
+    def known(self) -> bool:
+        self.asked += 1
+        raise RuntimeError("the trust broke")
+
+
+async def test_a_trust_that_breaks_is_not_known_and_its_failure_is_not_lost(
+    filled: LocalCache,
+) -> None:
+    kept = KeptCache(filled, FailingTrust(KeptKeys(filled, lambda: KEY)))
+    kept.read_ahead("p1", None)
+    opening = asyncio.ensure_future(kept.opened())
+    with pytest.raises(RuntimeError, match="the trust broke"):
+        await asyncio.wait_for(kept.view_now("p1", None), 10)
+    await asyncio.sleep(0)
+    assert not opening.done(), "not known: waiting for the first answer, not stuck on the trust"
+    kept.answered()
+    assert await asyncio.wait_for(opening, 10)
+
+
+async def test_a_read_ahead_dropped_unread_leaves_no_unseen_failure(filled: LocalCache) -> None:
+    loop = asyncio.get_running_loop()
+    seen: list[dict[str, object]] = []
+    loop.set_exception_handler(lambda _loop, context: seen.append(context))
+    try:
+        kept = KeptCache(filled, FailingTrust(KeptKeys(filled, lambda: KEY)))
+        kept.read_ahead("p1", None)
+        await asyncio.wait_for(kept.read_ahead_done(10), 10)
+        kept.failed(NO_SERVER)
+        assert ids(await asyncio.wait_for(kept.view_now("p1", "failed"), 10)) == ["f1"]
+        gc.collect()
+        await asyncio.sleep(0)
+    finally:
+        loop.set_exception_handler(None)
+    assert seen == []

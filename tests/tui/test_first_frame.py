@@ -22,7 +22,9 @@ from screen_analysis.api.current import CurrentClient
 from screen_analysis.cache import LocalCache
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.tui.screens.main import MainScreen
+from screen_analysis.tui.screens.main.screen import FIRST_ROWS_WAIT_S
 from screen_analysis.tui.widgets.project_sidebar import FOLD_BELOW, ProjectSidebar
+from screen_analysis.tui.widgets.table import AnalysesTable
 
 from .conftest import cache_at, connection_to, make_app, settled
 
@@ -235,3 +237,48 @@ async def test_the_screen_starts_with_its_width_s_classes(
     assert restyled, "the screen was never styled"
     assert restyled[0] == (screen, restyled[0][1]) and own in restyled[0][1], restyled
     assert all(node is screen and other not in classes for node, classes in restyled), restyled
+
+
+def rows_first_drawn(monkeypatch: pytest.MonkeyPatch, delay_s: float) -> list[int]:
+    """The rows the analyses table holds when it is first drawn (noted once), the cache's
+    reads of a view taking `delay_s` longer (a slow disk, in the reading thread)."""
+    drawn: list[int] = []
+    render_lines, read_view = AnalysesTable.render_lines, LocalCache.view
+
+    def noting(self: AnalysesTable, crop: Any) -> Any:
+        if not drawn:
+            drawn.append(len(self.items))
+        return render_lines(self, crop)
+
+    def slow_view(self: LocalCache, project_id: str | None, status: object) -> Any:
+        time.sleep(delay_s)
+        return read_view(self, project_id, status)
+
+    monkeypatch.setattr(AnalysesTable, "render_lines", noting)
+    monkeypatch.setattr(LocalCache, "view", slow_view)
+    return drawn
+
+
+@pytest.mark.parametrize(("delay_s", "first"), [(0.03, "rows"), (0.5, "loading")])
+async def test_the_first_frame_waits_a_moment_for_the_kept_rows(
+    tmp_path: Path,
+    fresh_demo_server: DemoServer,
+    monkeypatch: pytest.MonkeyPatch,
+    delay_s: float,
+    first: str,
+) -> None:
+    """The opening view's kept rows are read while the screen is built, and the first
+    frame waits for them a moment (`FIRST_ROWS_WAIT_S`): drawn with them, not drawn
+    "Loading…" and again a moment later. A slower disk does not hold the screen back longer:
+    it is drawn, and the rows follow."""
+    cache = cache_at(tmp_path / "c.db")
+    app = make_app(tmp_path, connection_to(fresh_demo_server), open_cache=cache)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+    assert delay_s < FIRST_ROWS_WAIT_S if first == "rows" else delay_s > FIRST_ROWS_WAIT_S
+    drawn = rows_first_drawn(monkeypatch, delay_s)
+    app = make_app(tmp_path, connection_to(fresh_demo_server), open_cache=cache)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settled(pilot)
+        assert len(screen.table.items) >= 100
+    assert drawn[0] >= 100 if first == "rows" else drawn[0] == 0, drawn

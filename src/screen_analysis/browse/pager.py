@@ -311,8 +311,11 @@ class Pager:
         else the kept rows of its project's unfiltered view that have its status); None
         when nothing is kept, or when the view or the key changed while it was read."""
         generation, (project_id, status) = self.generation, self.view
-        read = self._kept.matching if offline else self._kept.view
-        view = await self._kept.read_now(lambda: read(project_id, status), None)
+        if offline:
+            matching = self._kept.matching
+            view = await self._kept.read_now(lambda: matching(project_id, status), None)
+        else:
+            view = await self._kept.view_now(project_id, status)
         if view is None or generation != self.generation:
             return None
         where = self.where

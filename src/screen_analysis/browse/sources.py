@@ -8,7 +8,7 @@ from screen_analysis.api.current import CurrentClient
 from screen_analysis.browse.pager import Pager
 from screen_analysis.browse.projects.source import Projects
 from screen_analysis.browse.totals import Totals
-from screen_analysis.browse.views import PAGE_SIZE
+from screen_analysis.browse.views import PAGE_SIZE, ViewKey
 from screen_analysis.cache import LocalCache
 from screen_analysis.cache.kept import KeptCache, KeyTrust
 
@@ -36,6 +36,15 @@ class Sources:
         self._page_size = page_size
         self.totals = Totals(current, self._kept, self._cache)
         self.projects = Projects(current, self._kept, self._cache)
+
+    def read_ahead(self, key: ViewKey) -> None:
+        """Begin reading the kept rows of the view about to open, while its screen is
+        built: its pager's first look at the cache takes them (call from the event loop)."""
+        self._kept.read_ahead(key.project_id, key.status)
+
+    async def read_ahead_done(self, within: float) -> None:
+        """Wait for the kept rows `read_ahead` began reading, `within` seconds at most."""
+        await self._kept.read_ahead_done(within)
 
     def pager(self) -> Pager:
         """A pager for one view (a table, a tab)."""

@@ -23,7 +23,7 @@ import contextlib
 import enum
 from collections.abc import AsyncIterator, Callable
 from datetime import datetime
-from typing import Protocol, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
 from screen_analysis.api.errors import APIConnectionError, AuthenticationError
 from screen_analysis.api.models import Project
@@ -31,6 +31,24 @@ from screen_analysis.cache import CachedView, LocalCache
 from screen_analysis.cache.rows import skipped_words
 
 T = TypeVar("T")
+
+
+class _ReadAhead(NamedTuple):
+    """A view's kept rows being read before the screen that shows them asks."""
+
+    view: tuple[str | None, str | None]
+    epoch: int
+    read: asyncio.Future[CachedView | None]
+
+
+def _settle(asking: asyncio.Future[bool], known: bool) -> None:
+    if not asking.done():
+        asking.set_result(known)
+
+
+def _retrieved(read: asyncio.Future[CachedView | None]) -> None:
+    if not read.cancelled():
+        read.exception()
 
 
 class KeyTrust(Protocol):
@@ -76,6 +94,9 @@ class KeptCache:
         self.state = KeyState.UNKNOWN
         self.epoch = 0  # moves on at each refusal: a read begun before it is not shown
         self._decided = asyncio.Event()
+        self._ahead: _ReadAhead | None = None  # the first view's rows, read early
+        self._read_early = False  # once per cache: what comes later is read when asked
+        self._asking: asyncio.Future[bool] | None = None  # `trust.known()` under way
 
     @classmethod
     def offline(cls, cache: LocalCache) -> KeptCache:
@@ -109,10 +130,25 @@ class KeptCache:
         or the first answer was not the key's acceptance nor no server at all)."""
         if self.cache is None:
             return False
-        if await asyncio.to_thread(lambda: self.open):
+        await self._ask_trust()
+        if self.open:
             return True
         await self._decided.wait()
         return self.open
+
+    async def _ask_trust(self) -> None:
+        """While nothing is known of the key in use, ask `trust` about it: once, in a
+        thread, however many parts ask at once (each then reads `open` without blocking)."""
+        if self._known is not None or self.state is not KeyState.UNKNOWN:
+            return
+        if self._trust is None:
+            self._known = False
+            return
+        if self._asking is None:
+            self._asking = asyncio.ensure_future(asyncio.to_thread(self._trust.known))
+        known = await asyncio.shield(self._asking)
+        if self._known is None:  # an answer meanwhile (accepted, refused) says more
+            self._known = known
 
     async def when_open(self, read: Callable[[], T], shut: T) -> T:
         """What `read` (one of the reads below, run in a thread) finds, once the cache may
@@ -130,6 +166,48 @@ class KeptCache:
         epoch = self.epoch
         found = await asyncio.to_thread(read)
         return found if self.still_open(epoch) else shut
+
+    def read_ahead(self, project_id: str | None, status: str | None) -> None:
+        """Begin reading a view's kept rows in a thread now (the view a screen opens on,
+        while the screen is built): the first `view_now` of that view takes what it found.
+        Once per run, and only with a cache; call it from the event loop."""
+        if self.cache is None or self._read_early:
+            return
+        self._read_early = True
+        cache, trust = self.cache, self._trust
+        if trust is None or self._known is not None or self.state is not KeyState.UNKNOWN:
+            read = asyncio.ensure_future(asyncio.to_thread(self.view, project_id, status))
+        else:  # what `trust` says is asked in the same thread, and told to `_ask_trust`
+            loop = asyncio.get_running_loop()
+            asking = self._asking = loop.create_future()
+
+            def known_then_view() -> CachedView | None:
+                known = False
+                try:
+                    known = trust.known()
+                finally:  # the parts waiting for it are told, whatever came of it
+                    loop.call_soon_threadsafe(_settle, asking, known)
+                return cache.view(project_id, status) if known else None
+
+            read = asyncio.ensure_future(asyncio.to_thread(known_then_view))
+        read.add_done_callback(_retrieved)  # dropped unread: its failure is not "unseen"
+        self._ahead = _ReadAhead((project_id, status), self.epoch, read)
+
+    async def read_ahead_done(self, within: float) -> None:
+        """Wait for the read `read_ahead` began, `within` seconds at most (never raises)."""
+        if self._ahead is not None:
+            await asyncio.wait({self._ahead.read}, timeout=within)
+
+    async def view_now(self, project_id: str | None, status: str | None) -> CachedView | None:
+        """The view's kept rows now, without waiting for the first answer (None: shut,
+        never kept, or the key was refused while they were read); read ahead, if it was."""
+        ahead, self._ahead, self._read_early = self._ahead, None, True
+        if ahead is not None and ahead.view == (project_id, status):
+            found = await ahead.read
+            await self._ask_trust()  # what the read found of the key, taken
+            return found if self.still_open(ahead.epoch) and self.open else None
+        await self._ask_trust()
+        return await self.read_now(lambda: self.view(project_id, status), None)
 
     @contextlib.asynccontextmanager
     async def told(self) -> AsyncIterator[None]:

@@ -48,6 +48,10 @@ from screen_analysis.tui.widgets.table import AnalysesPane, AnalysesTable
 from screen_analysis.tui.widgets.view_tabs import ViewTabs
 from screen_analysis.tui.workers import Workers, busy
 
+# How long the first frame waits for the opening view's kept rows (being read since the
+# screen was composed): drawn with them, not drawn again a moment later.
+FIRST_ROWS_WAIT_S = 0.1
+
 
 def width_class(breakpoints: list[tuple[int, str]], width: int) -> str:
     """The class of the widest breakpoint `width` reaches (Textual's rule for them)."""
@@ -127,7 +131,10 @@ class MainScreen(ViewKeys):
         )
 
     def compose(self) -> ComposeResult:
-        """Filter bar, then sidebar, the analyses pane (table, status line) and detail."""
+        """Filter bar, then sidebar, the analyses pane (table, status line) and detail.
+        The opening view's kept rows are read meanwhile, for the first frame."""
+        view, _pick, saved = self.opening()
+        self.sources.read_ahead(self.asked_view(view, saved))
         state_path = self.settings.state_path
         yield AppHeader()
         yield ViewTabs(self.saved.names, id="view-tabs")
@@ -149,10 +156,11 @@ class MainScreen(ViewKeys):
             yield AnalysisDetail(self._previews, state_path=state_path, id="detail")
         yield KeyBar()
 
-    def on_mount(self) -> None:
-        """List the known projects and open the view where the last run was left."""
-        view, pick = self.place.opening()
-        saved = self.saved.opening() or self.place.saved_view
+    async def on_mount(self) -> None:
+        """List the known projects and open the view where the last run was left: with
+        the rows the cache kept of it in the first frame, when they are read in time."""
+        await self.sources.read_ahead_done(FIRST_ROWS_WAIT_S)
+        view, pick, saved = self.opening()
         self.sidebar.want([*self.settings.projects, *self.remembered.ids, view.project_id])
         self.sidebar.mark_current(view.project_id)
         self.saved.say_problems()

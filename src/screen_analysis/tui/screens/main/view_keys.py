@@ -79,6 +79,18 @@ class ViewKeys(AnalysisKeys):
         """The (project, status) on screen."""
         return self.pager.view
 
+    def opening(self) -> tuple[ViewKey, str | None, str | None]:
+        """Where the screen opens: the view, the analysis to pick in it (None: the top
+        row) and the saved view shown (None: none) — `--view NAME`, else where the last
+        run was left."""
+        view, pick = self.place.opening()
+        return view, pick, self.saved.opening() or self.place.saved_view
+
+    def asked_view(self, key: ViewKey, saved: str | None) -> ViewKey:
+        """What the server is asked for to show `key`, or the saved view `saved`."""
+        view = self.saved.views.get(saved) if saved is not None else None
+        return view.at(self.clock()).server_key if view is not None else key
+
     # Views
 
     def show_view(self, key: ViewKey, *, pick: str | None = None, saved: str | None = None) -> None:
