@@ -17,7 +17,7 @@ from textual.widget import Widget
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.current import CurrentClient
-from screen_analysis.api.models import AnalysisStatus
+from screen_analysis.api.models import AnalysisStatus, Project
 from screen_analysis.browse import RefreshSchedule, Sources, ViewKey
 from screen_analysis.cache import CacheScope, LocalCache
 from screen_analysis.demo.runner import DemoServer
@@ -266,3 +266,24 @@ async def test_the_sidebar_adds_only_what_the_server_knows(sources: Sources) -> 
         sidebar.add("proj_nope")
         await wait_until(pilot, lambda: not sidebar.busy)
         assert sidebar.project_ids == () and app.of(ProjectSidebar.Added) == []
+
+
+async def test_a_refused_key_drops_the_projects_only_kept_rows_named() -> None:
+    """Projects first named by rows the local cache kept are the cache's until something
+    else names them: a refused key drops them, whichever came first, the kept projects or
+    the kept rows; a project the user or the server named stays (shown not loaded)."""
+    sidebar = ProjectSidebar()  # no source: nothing is fetched
+    app = Alone(sidebar)
+    async with app.run_test(size=(40, 30)) as pilot:
+        sidebar.want(["p_rows", "p_both", "p_named"], kept=True)  # the kept rows' projects
+        sidebar.want(["p_named"])  # named by the user's list, or the server's rows
+        sidebar.seed([Project.model_validate({"id": i, "name": i}) for i in ("p_both", "p_kept")])
+        await pilot.pause()
+        assert set(sidebar.project_ids) == {"p_rows", "p_both", "p_named", "p_kept"}
+        sidebar.forget_kept()
+        await pilot.pause()
+        assert sidebar.project_ids == ("p_named",)
+        sidebar.want(["p_rows"])  # the server's rows name it now: listed again, not loaded
+        sidebar.forget_kept()
+        await pilot.pause()
+        assert set(sidebar.project_ids) == {"p_named", "p_rows"}

@@ -222,7 +222,7 @@ class MainScreen(ViewKeys):
 
     @on(AnalysesPane.RowsArrived)
     def _rows_arrived(self, event: AnalysesPane.RowsArrived) -> None:
-        self.sidebar.want(event.project_ids)
+        self.sidebar.want(event.project_ids, kept=event.kept)
 
     @on(AnalysesPane.TotalSeen)
     def _total_seen(self, event: AnalysesPane.TotalSeen) -> None:

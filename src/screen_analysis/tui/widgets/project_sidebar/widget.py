@@ -180,14 +180,21 @@ class ProjectSidebar(ProjectList):
         """Cleaned names of the fetched projects, by id."""
         return self._book.names()
 
-    def want(self, project_ids: Iterable[str | None]) -> None:
+    def want(self, project_ids: Iterable[str | None], *, kept: bool = False) -> None:
         """List the projects not seen before (by id, until their details are asked for).
         The server's rows came: a project the cache listed that they name, and every one
         that failed to load, is asked for again. They are asked for as far as the current
         refresh allows, those in the sidebar's view first; the others wait for a later
-        refresh, or to be looked at."""
+        refresh, or to be looked at. `kept`: named by rows the local cache kept, so a
+        project new here is listed for the cache alone (a refused key drops it), until
+        something else names it."""
         wanted = [p for p in project_ids if p]
         new = self._book.claim(wanted, state="queued")
+        if kept:
+            self._kept_only.update(new)
+            self._from_cache.update(new)
+        else:
+            self._kept_only.difference_update(wanted)
         self._asks.wait(new)
         confirm = self._unconfirmed.intersection(wanted)
         self._unconfirmed.difference_update(confirm)

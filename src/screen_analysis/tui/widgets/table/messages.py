@@ -68,11 +68,13 @@ class Wanted(TableMessage, namespace=NAMESPACE):
 
 
 class RowsArrived(Message):
-    """Rows were added to the table (their projects may be new)."""
+    """Rows were added to the table (their projects may be new); `kept`: rows the local
+    cache kept, not the server's."""
 
-    def __init__(self, items: Sequence[AnalysisItem]) -> None:
+    def __init__(self, items: Sequence[AnalysisItem], *, kept: bool = False) -> None:
         super().__init__()
         self.items = items
+        self.kept = kept
 
     @property
     def project_ids(self) -> list[str]:

@@ -299,7 +299,7 @@ class AnalysesPane(Vertical):
 
     def rows_shown(self, items: Sequence[AnalysisItem]) -> None:
         """Rows the cache kept were put in the table: the other widgets are told."""
-        self.post_message(self.RowsArrived(items))
+        self.post_message(self.RowsArrived(items, kept=True))
 
     def update_status(self) -> None:
         """Say how paging stands in the status line (cached or offline: how old the rows
