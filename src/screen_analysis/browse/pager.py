@@ -14,8 +14,7 @@ local cache, and the cache's view is read as the key in use may see it (`cache.k
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.api.errors import BadRequestError, EmptyPagesError
@@ -31,7 +30,7 @@ from screen_analysis.browse.paging import (
     failed_paging,
     fetch_rows,
 )
-from screen_analysis.browse.refresh import RefreshJob, newer_than, page_to_ask_again
+from screen_analysis.browse.refresh import RefreshJob, ask_refresh, newer_than, page_to_ask_again
 from screen_analysis.browse.scope import Filter
 from screen_analysis.browse.views import PAGE_SIZE, ViewKey
 from screen_analysis.cache import CachedView, LocalCache
@@ -39,16 +38,6 @@ from screen_analysis.cache.kept import KeptCache
 
 RELOAD_MAX_ROWS = 2000  # a reload brings back at most this many rows; paging goes on from there
 SCAN_BUDGET = 2000  # rows a filtered view reads by need before it waits for `scan_all` (L)
-
-
-@contextlib.asynccontextmanager
-async def _first_failure() -> AsyncIterator[None]:
-    """Requests sent together fail as the first of them failed (not as an exception group),
-    so a refused key is still recognised as one."""
-    try:
-        yield
-    except ExceptionGroup as group:
-        raise group.exceptions[0] from group
 
 
 class Pager:
@@ -342,23 +331,8 @@ class Pager:
         is said, the first page still counts) and apply them: rows newer than the view's
         first row arrive on top, the others are updated in place. None when the view or its
         generation changed meanwhile; a failure is raised."""
-        key, client = job.key, self._current
-        async with self._kept.told(), _first_failure(), asyncio.TaskGroup() as group:
-            first = client.client.list_analyses
-            top = group.create_task(first(key.project_id, key.status, self.page_size))
-            again = group.create_task(self._again(job)) if job.again is not None else None
-        rows, refused = again.result() if again is not None else ((), False)
-        return self._apply_refresh(job, top.result(), rows, refused)
-
-    async def _again(self, job: RefreshJob) -> tuple[Sequence[AnalysisItem], bool]:
-        key = job.key
-        try:
-            page = await self._current.client.list_analyses(
-                key.project_id, key.status, self.page_size, job.again
-            )
-        except BadRequestError:
-            return (), True  # the old cursor is no longer taken: the first page still counts
-        return page.items, False
+        pages = await ask_refresh(self._current, self._kept, job, self.page_size)
+        return self._apply_refresh(job, pages.top, pages.again, pages.refused)
 
     def _apply_refresh(
         self, job: RefreshJob, top: AnalysisPage, again: Sequence[AnalysisItem], refused: bool

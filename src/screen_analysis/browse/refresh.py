@@ -1,4 +1,5 @@
-"""What one auto-refresh asks for, within a budget of two requests whatever the scroll depth.
+"""What one auto-refresh asks for, within a budget of two requests whatever the scroll depth,
+and the asking (`ask_refresh`; the pager applies what comes back).
 
 Headless: no Textual. A refresh asks for the view's first page (new arrivals, the view's
 total) and, when pending or processing rows are on screen further down, the page that holds
@@ -9,13 +10,18 @@ at the default 30 s a round, an idle minute costs at most four requests of any k
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 from typing import NamedTuple, Protocol
 
-from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisStatus
+from screen_analysis.api.current import CurrentClient
+from screen_analysis.api.errors import BadRequestError
+from screen_analysis.api.models import Analysis, AnalysisItem, AnalysisPage, AnalysisStatus
 from screen_analysis.browse.views import ViewKey
+from screen_analysis.cache.kept import KeptCache
 
 
 class PageCursors(Protocol):
@@ -90,3 +96,49 @@ def _sort_key(item: AnalysisItem) -> tuple[datetime, str] | None:
     if not isinstance(item, Analysis) or item.created_at is None:
         return None
     return item.created_at, item.id
+
+
+class RefreshPages(NamedTuple):
+    """What a refresh's requests brought: the view's first page, the rows of the page asked
+    again (none when it was not asked, or its cursor was refused) and whether it was."""
+
+    top: AnalysisPage
+    again: Sequence[AnalysisItem]
+    refused: bool
+
+
+async def ask_refresh(
+    current: CurrentClient, kept: KeptCache, job: RefreshJob, page_size: int
+) -> RefreshPages:
+    """Ask for `job`'s pages at once with the client `current` holds, telling `kept` what
+    the answers say of the key. An old cursor the server no longer takes is said
+    (`refused`): the first page still counts. A failure is raised as the first request's."""
+    key = job.key
+    async with kept.told(), _first_failure(), asyncio.TaskGroup() as group:
+        first = current.client.list_analyses
+        top = group.create_task(first(key.project_id, key.status, page_size))
+        asked_again = _again(current, job, page_size) if job.again is not None else None
+        again = group.create_task(asked_again) if asked_again is not None else None
+    rows, refused = again.result() if again is not None else ((), False)
+    return RefreshPages(top.result(), rows, refused)
+
+
+async def _again(
+    current: CurrentClient, job: RefreshJob, page_size: int
+) -> tuple[Sequence[AnalysisItem], bool]:
+    key = job.key
+    try:
+        page = await current.client.list_analyses(key.project_id, key.status, page_size, job.again)
+    except BadRequestError:
+        return (), True  # the old cursor is no longer taken: the first page still counts
+    return page.items, False
+
+
+@contextlib.asynccontextmanager
+async def _first_failure() -> AsyncIterator[None]:
+    """Requests sent together fail as the first of them failed (not as an exception group),
+    so a refused key is still recognised as one."""
+    try:
+        yield
+    except ExceptionGroup as group:
+        raise group.exceptions[0] from group
