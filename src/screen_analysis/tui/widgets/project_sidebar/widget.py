@@ -27,6 +27,7 @@ from screen_analysis.api.errors import AuthenticationError, NotFoundError
 from screen_analysis.api.models import Project
 from screen_analysis.browse.projects.asking import AskQueue
 from screen_analysis.browse.projects.book import KnownProject, ProjectBook
+from screen_analysis.browse.projects.from_cache import FromCache
 from screen_analysis.safe_text import DISPLAY_LIMIT, TITLE_LIMIT, clean, shorten
 from screen_analysis.state import LayoutPreferences
 from screen_analysis.tui.widgets.project_sidebar.entries import listing_order, prompt, prompt_all
@@ -103,9 +104,7 @@ class ProjectSidebar(ProjectList):
         self._asks = AskQueue()
         self._keys: dict[str, tuple[str, str]] = {}  # where each project is listed
         self._listed: list[str] = []
-        self._unconfirmed: set[str] = set()  # listed from the cache, not fetched yet
-        self._from_cache: set[str] = set()  # shown as the cache kept it, not fetched since
-        self._kept_only: set[str] = set()  # of those, listed for the cache alone
+        self._cached = FromCache()  # what the local cache gave, until the server's word
         self._current: str | None = None
         self._state_path = state_path
         self._preferences: LayoutPreferences | None = None
@@ -190,14 +189,8 @@ class ProjectSidebar(ProjectList):
         something else names it."""
         wanted = [p for p in project_ids if p]
         new = self._book.claim(wanted, state="queued")
-        if kept:
-            self._kept_only.update(new)
-            self._from_cache.update(new)
-        else:
-            self._kept_only.difference_update(wanted)
+        confirm = self._cached.named(wanted, new, kept=kept)
         self._asks.wait(new)
-        confirm = self._unconfirmed.intersection(wanted)
-        self._unconfirmed.difference_update(confirm)
         self._asks.wait([*self._failed_ones(), *confirm], first=True)
         if new:
             self._list(new)
@@ -207,8 +200,7 @@ class ProjectSidebar(ProjectList):
     def look_up(self, project_id: str) -> KnownProject | None:
         """What is known of `project_id`, asked for now if it was not yet: the reader is
         looking at it (the detail shows one of its analyses)."""
-        if self._state(project_id) == "queued" or project_id in self._unconfirmed:
-            self._unconfirmed.discard(project_id)
+        if self._cached.looked_at(project_id) or self._state(project_id) == "queued":
             self._asks.urge([project_id])
             self._ask()
         return self._book.get(project_id)
@@ -231,10 +223,8 @@ class ProjectSidebar(ProjectList):
         seeded = []
         for project in projects:
             known = KnownProject(project.id, project, "ok")
-            self._kept_only.update(self._book.claim([project.id]))
+            self._cached.kept(project.id, new=bool(self._book.claim([project.id])))
             self._book.record(known)
-            self._unconfirmed.add(project.id)
-            self._from_cache.add(project.id)
             seeded.append(known)
         if seeded:
             self._list([known.project_id for known in seeded])
@@ -243,7 +233,7 @@ class ProjectSidebar(ProjectList):
     def forget_kept(self) -> None:
         """What the local cache gave goes (the key was refused: it never sees it): projects
         listed for the cache alone are dropped, the others shown as not loaded."""
-        dropped = self._from_cache & self._kept_only
+        dropped, unloaded = self._cached.forget()
         for project_id in dropped:
             self._book.forget(project_id)
             self._asks.forget(project_id)
@@ -251,13 +241,9 @@ class ProjectSidebar(ProjectList):
         if dropped:
             self._listed = [p for p in self._listed if p not in dropped]
             self.set_order(self._listed)
-        unloaded = sorted(self._from_cache - dropped)
         for project_id in unloaded:
             self._book.record(KnownProject(project_id, None, "error"))
         self._list(unloaded)
-        self._unconfirmed.clear()
-        self._from_cache.clear()
-        self._kept_only.clear()
 
     def add(self, project_id: str) -> None:
         """Add a project by id once the server confirms it exists (the user asked)."""
@@ -316,8 +302,7 @@ class ProjectSidebar(ProjectList):
         self._asks.done(project_id)
         known = KnownProject(project_id, project, "ok")
         self._book.record(known)
-        self._from_cache.discard(project_id)
-        self._kept_only.discard(project_id)
+        self._cached.fetched(project_id)
         self._list([project_id])
         self.post_message(self.Known([known], self._book.names()))
         if adding:
