@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from benchmarks import warm_start_trees
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.cache import LocalCache
+from screen_analysis.cache.kept import KeptCache
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.screens.main import screen as main_screen
@@ -71,13 +72,7 @@ async def test_no_part_builds_the_client_before_the_kept_rows_are_drawn(
     app = make_app(tmp_path, connection_to(fresh_demo_server), open_cache=cache)
     async with app.run_test(size=(140, 40)) as pilot:
         await settled(pilot)
-    read_view = LocalCache.view
-
-    def slow_view(self: LocalCache, project_id: str | None, status: object) -> Any:
-        time.sleep(0.3)  # a slow disk, in the cache's reading thread
-        return read_view(self, project_id, status)
-
-    monkeypatch.setattr(LocalCache, "view", slow_view)
+    disk_answering(monkeypatch, "drawn")  # slower than the screen: rows drawn after it
     made = ClientsMade()
     app = make_app(
         tmp_path,
@@ -240,49 +235,61 @@ async def test_the_screen_starts_with_its_width_s_classes(
     assert all(node is screen and other not in classes for node, classes in restyled), restyled
 
 
-def rows_first_drawn(monkeypatch: pytest.MonkeyPatch, delay_s: float) -> list[int]:
-    """The rows the analyses table holds when it is first drawn (noted once), the cache's
-    reads of a view taking `delay_s` longer (a slow disk, in the reading thread)."""
+def disk_answering(monkeypatch: pytest.MonkeyPatch, when: str) -> list[int]:
+    """A slow disk: the cache's reads of a view wait, in the reading thread, until the
+    screen starts waiting for them (`when` "waited") or until the analyses table is first
+    drawn ("drawn"). The rows the table holds when it is first drawn are noted (once)."""
     drawn: list[int] = []
+    answer = threading.Event()
     render_lines, read_view = AnalysesTable.render_lines, LocalCache.view
+    read_ahead_done = KeptCache.read_ahead_done
 
     def noting(self: AnalysesTable, crop: Any) -> Any:
         if not drawn:
             drawn.append(len(self.items))
+            answer.set()
         return render_lines(self, crop)
 
     def slow_view(self: LocalCache, project_id: str | None, status: object) -> Any:
-        time.sleep(delay_s)
+        assert answer.wait(10), "the disk was never let answer"
         return read_view(self, project_id, status)
+
+    async def waited(self: KeptCache, within: float) -> None:
+        answer.set()
+        await read_ahead_done(self, within)
 
     monkeypatch.setattr(AnalysesTable, "render_lines", noting)
     monkeypatch.setattr(LocalCache, "view", slow_view)
+    if when == "waited":
+        monkeypatch.setattr(KeptCache, "read_ahead_done", waited)
     return drawn
 
 
 @pytest.mark.parametrize(
-    ("delay_s", "wait_s", "first"), [(0.4, 5.0, "rows"), (0.4, 0.05, "loading")]
+    ("when", "wait_s", "first"), [("waited", 5.0, "rows"), ("drawn", None, "loading")]
 )
 async def test_the_first_frame_waits_a_moment_for_the_kept_rows(
     tmp_path: Path,
     fresh_demo_server: DemoServer,
     monkeypatch: pytest.MonkeyPatch,
-    delay_s: float,
-    wait_s: float,
+    when: str,
+    wait_s: float | None,
     first: str,
 ) -> None:
     """The opening view's kept rows are read while the screen is built, and the first
-    frame waits for them a moment (`FIRST_ROWS_WAIT_S`; here `wait_s`, far from the slow
-    disk's 0.4 s either way, so the cases hold however loaded the machine): drawn with
-    them, not drawn "Loading…" and again a moment later. A disk slower than the wait does
-    not hold the screen back: it is drawn, and the rows follow."""
+    frame waits for them a moment (`FIRST_ROWS_WAIT_S`): a disk that answers while the
+    screen waits (here for up to 5 s, however loaded the machine) has them drawn with the
+    first frame, not "Loading…" and again a moment later. A disk that answers only once
+    the screen is drawn does not hold it back past the shipped wait: it is drawn, and the
+    rows follow."""
     cache = cache_at(tmp_path / "c.db")
     app = make_app(tmp_path, connection_to(fresh_demo_server), open_cache=cache)
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(pilot)
     assert 0 < FIRST_ROWS_WAIT_S <= 0.2, "a moment, not a stall"
-    monkeypatch.setattr(main_screen, "FIRST_ROWS_WAIT_S", wait_s)
-    drawn = rows_first_drawn(monkeypatch, delay_s)
+    if wait_s is not None:
+        monkeypatch.setattr(main_screen, "FIRST_ROWS_WAIT_S", wait_s)
+    drawn = disk_answering(monkeypatch, when)
     app = make_app(tmp_path, connection_to(fresh_demo_server), open_cache=cache)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await settled(pilot)

@@ -117,8 +117,9 @@ async def ask_refresh(
     async with kept.told(), _first_failure(), asyncio.TaskGroup() as group:
         first = current.client.list_analyses
         top = group.create_task(first(key.project_id, key.status, page_size))
-        asked_again = _again(current, job, page_size) if job.again is not None else None
-        again = group.create_task(asked_again) if asked_again is not None else None
+        again = None
+        if job.again is not None:
+            again = group.create_task(_again(current, job, page_size))
     rows, refused = again.result() if again is not None else ((), False)
     return RefreshPages(top.result(), rows, refused)
 

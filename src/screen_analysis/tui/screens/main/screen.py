@@ -112,6 +112,7 @@ class MainScreen(ViewKeys):
         # The width's class from the start, as Textual sets it at each resize: the first
         # frame is drawn with it, not drawn again for the first resize's change of class.
         self.add_class(width_class(self.HORIZONTAL_BREAKPOINTS, self.app.size.width), update=False)
+        self._opening = self.opening()  # where it opens: its kept rows are read from compose
         self._clock = clock
         self._previews = previews
         self._schedule = schedule or RefreshSchedule(refresh_interval)
@@ -133,7 +134,7 @@ class MainScreen(ViewKeys):
     def compose(self) -> ComposeResult:
         """Filter bar, then sidebar, the analyses pane (table, status line) and detail.
         The opening view's kept rows are read meanwhile, for the first frame."""
-        view, _pick, saved = self.opening()
+        view, _pick, saved = self._opening
         self.sources.read_ahead(self.asked_view(view, saved))
         state_path = self.settings.state_path
         yield AppHeader()
@@ -160,7 +161,7 @@ class MainScreen(ViewKeys):
         """List the known projects and open the view where the last run was left: with
         the rows the cache kept of it in the first frame, when they are read in time."""
         await self.sources.read_ahead_done(FIRST_ROWS_WAIT_S)
-        view, pick, saved = self.opening()
+        view, pick, saved = self._opening
         self.sidebar.want([*self.settings.projects, *self.remembered.ids, view.project_id])
         self.sidebar.mark_current(view.project_id)
         self.saved.say_problems()

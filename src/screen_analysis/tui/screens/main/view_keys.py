@@ -15,6 +15,7 @@ import asyncio
 from collections.abc import Callable
 from datetime import datetime
 from functools import partial
+from typing import TYPE_CHECKING
 
 from textual.content import Content
 
@@ -37,6 +38,10 @@ from screen_analysis.tui.widgets.status_filter import CHOICES, StatusFilter
 from screen_analysis.tui.widgets.table import AnalysesPane
 from screen_analysis.tui.widgets.view_tabs import ViewTabs
 from screen_analysis.tui.workers import Workers
+
+if TYPE_CHECKING:
+    from screen_analysis.browse.scope import Filter
+    from screen_analysis.browse.scope_model import SavedView
 
 
 class ViewKeys(AnalysisKeys):
@@ -88,8 +93,16 @@ class ViewKeys(AnalysisKeys):
 
     def asked_view(self, key: ViewKey, saved: str | None) -> ViewKey:
         """What the server is asked for to show `key`, or the saved view `saved`."""
+        return self._scope(key, saved)[2]
+
+    def _scope(
+        self, key: ViewKey, saved: str | None
+    ) -> tuple[SavedView | None, Filter | None, ViewKey]:
+        """The saved view `saved` (None: none, or not one of the views), its filter now,
+        and what the server is asked for: its listing, else `key`."""
         view = self.saved.views.get(saved) if saved is not None else None
-        return view.at(self.clock()).server_key if view is not None else key
+        where = view.at(self.clock()) if view is not None else None
+        return view, where, where.server_key if where is not None else key
 
     # Views
 
@@ -98,10 +111,7 @@ class ViewKeys(AnalysisKeys):
         columns): the table from the top (or at `pick`), the filter's totals, no detail
         yet. Any other view leaves the saved view shown."""
         views = self.saved
-        view = views.views.get(saved) if saved is not None else None
-        where = view.at(self.clock()) if view is not None else None
-        if where is not None:
-            key = where.server_key
+        view, where, key = self._scope(key, saved)
         was, views.current = views.current, saved if view is not None else None
         self.view_tabs.current = views.current
         self.status_filter.show_view(key)
