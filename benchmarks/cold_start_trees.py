@@ -1,7 +1,8 @@
 """Cold start of several versions of the app against the baseline, in the same runs.
 
 `python -m benchmarks.cold_start_trees PAIRS NAME=SRC [NAME=SRC ...]` runs
-`python -m screen_analysis` with each SRC (a copy of a version's `src/` folder with its
+`python -m screen_analysis --no-cache` (no local cache: the first rows are the server's)
+with each SRC (a copy of a version's `src/` folder with its
 `themes/` beside it, as in a checkout: `git archive COMMIT src themes | tar -x -C DIR`, then
 `DIR/src`) first on `PYTHONPATH`, and the baseline app, one
 after another in rounds, as `cold_start` does (a warm-up each, byte code kept per version,
@@ -30,7 +31,7 @@ def run(base_url: str, api_key: str, pairs: int, trees: dict[str, str]) -> dict[
         env = child_env(api_key, Path(home))
         contenders = {
             name: (
-                [sys.executable, "-m", "screen_analysis", "--base-url", base_url],
+                [sys.executable, "-m", "screen_analysis", "--base-url", base_url, "--no-cache"],
                 dict(env, PYTHONPATH=src, PYTHONPYCACHEPREFIX=f"{home}/pycache-{name}"),
             )
             for name, src in trees.items()

@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tests.api.support import MakeClient, api_requests, no_requests_since
 
-from screen_analysis.api import InvalidArgumentError, ScreenAnalysisClient, Timeouts
+from screen_analysis.api import (
+    InvalidArgumentError,
+    ScreenAnalysisClient,
+    Timeouts,
+    argument_kinds,
+    arguments,
+)
+from screen_analysis.api.models import AnalysisStatus
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.secret import SecretStr
 
@@ -178,3 +191,80 @@ def test_a_good_argument_is_given_back_as_it_was() -> None:
     assert arguments.check_max_items(1) == 1 and arguments.check_max_items(None) is None
     listing = arguments.check_list("proj_1", "failed", 1)
     assert (listing.project_id, listing.status, listing.limit) == ("proj_1", "failed", 1)
+
+
+# Values of every kind an argument may be given: good ones, edge ones and wrong ones.
+ANY_VALUE = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-3, max_value=130)
+    | st.integers()
+    | st.floats()
+    | st.text(max_size=6)
+    | st.sampled_from(["", " ", ".", "..", "...", "a/b", "proj_1", "x\x1b", "\x85", "é"])
+    | st.sampled_from([*AnalysisStatus, *(s.value for s in AnalysisStatus), "FAILED"])
+    | st.binary(max_size=3)
+    | st.lists(st.integers(), max_size=2)
+)
+
+
+def outcome(check: Callable[[], object]) -> tuple[object, ...]:
+    """What a check gave: the value and its type, or the refusal's words and argument."""
+    try:
+        value = check()
+    except InvalidArgumentError as exc:
+        return ("refused", str(exc), exc.param)
+    return ("taken", type(value), value)
+
+
+@settings(max_examples=400, deadline=None)
+@given(ANY_VALUE)
+def test_each_argument_is_taken_as_its_declaration_takes_it(value: object) -> None:
+    """Read plainly or asked of pydantic, an argument comes out as its declaration (pydantic)
+    takes it or refuses it, in the same words."""
+    checks: list[tuple[str, Callable[[object], object], str]] = [
+        ("id", lambda v: arguments.check_id(v, name="project_id"), "project_id"),
+        ("limit", arguments.check_limit, "limit"),
+        ("cursor", arguments.check_cursor, "after"),
+        ("max_items", arguments.check_max_items, "max_items"),
+    ]
+    for kind, check, name in checks:
+        declared = partial(argument_kinds.checked, argument_kinds.KINDS[kind], value, name)
+        assert outcome(partial(check, value)) == outcome(declared), kind
+
+
+@settings(max_examples=400, deadline=None)
+@given(ANY_VALUE, ANY_VALUE, ANY_VALUE)
+def test_a_listing_is_taken_as_its_declaration_takes_it(
+    project_id: object, status: object, limit: object
+) -> None:
+    def declared() -> tuple[object, object, object]:
+        values = {"project_id": project_id, "status": status, "limit": limit}
+        listing = argument_kinds.checked(argument_kinds.Listing, values)
+        return listing.project_id, listing.status, listing.limit
+
+    def plain() -> tuple[object, object, object]:
+        listing = arguments.check_list(project_id, status, limit)
+        return listing.project_id, listing.status, listing.limit
+
+    mine, theirs = outcome(plain), outcome(declared)
+    assert mine == theirs
+    if mine[0] == "taken":  # the status is the member, as pydantic gives it
+        assert [type(v) for v in mine[2]] == [type(v) for v in theirs[2]]  # type: ignore[index]
+
+
+def test_a_plainly_good_request_is_checked_without_pydantic() -> None:
+    """The common arguments are read without pydantic, so the first request is sent before
+    pydantic is loaded (a fresh interpreter)."""
+    code = (
+        "import sys\n"
+        "from screen_analysis.api import arguments\n"
+        "arguments.check_list('proj_1', 'failed', 100)\n"
+        "arguments.check_list(None, None, 20)\n"
+        "arguments.check_cursor('c2'); arguments.check_max_items(None)\n"
+        "arguments.check_id('proj_1', name='project_id')\n"
+        "print(sorted(m for m in sys.modules if m.startswith('pydantic')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -4,9 +4,15 @@ what a page and a project keep of an answer that is partly odd."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from screen_analysis.api import InvalidAnalysis, InvalidResponseError
+from screen_analysis.api.fields import Count
 from screen_analysis.api.parsing import (
     parse_item,
     parse_json_object,
@@ -15,6 +21,7 @@ from screen_analysis.api.parsing import (
     parse_raw_page,
     read_total,
 )
+from screen_analysis.validation import adapter
 
 REQUEST = "GET /v1/analyses?limit=20"
 MALFORMED = "malformed or truncated JSON ("
@@ -85,6 +92,40 @@ def test_a_total_of_zero_is_a_count_and_below_zero_is_unknown_said_short() -> No
     assert why.startswith("the server's total is negative (-1000")
     quoted = why.removeprefix("the server's total is negative (").removesuffix(")")
     assert len(quoted) == 24 and quoted.endswith("…")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers() | st.integers(min_value=-(10**40), max_value=10**40) | st.just(-0))
+def test_a_total_that_is_an_int_is_read_as_pydantic_reads_a_count(sent: int) -> None:
+    """An `int` total is taken without pydantic: as the count pydantic makes of it, and a
+    negative one unknown with the same words as one written 7.0 would get."""
+    count = adapter(Count).validate_python(sent)
+    total, why = read_total({"total": sent})
+    if count >= 0:
+        assert (total, why) == (count, None) and type(total) is int
+    else:
+        written = float(sent) if abs(sent) < 2**53 else str(sent)  # as pydantic takes it too
+        assert total is None and why == read_total({"total": written})[1]
+
+
+def test_a_page_in_the_shape_pydantic_writes_is_read_without_pydantic() -> None:
+    """A listing's page and a project as the reference server sends them (what pydantic itself
+    writes) are read without pydantic, so the first page is drawn before it is loaded."""
+    code = (
+        "import sys, json\n"
+        "from screen_analysis.api.parsing import parse_page, parse_project\n"
+        "row = {'id': 'ana_1', 'project_id': 'p', 'status': 'completed', 'score': 80.5,\n"
+        "       'breakdown': {'visual_clarity': 80}, 'feedback': ['ok'],\n"
+        "       'created_at': '2026-01-01T00:00:00Z', 'x_new': [1]}\n"
+        "body = json.dumps({'data': [row], 'next_cursor': 'c', 'total': 7}).encode()\n"
+        "page = parse_page(body, request='GET /v1/analyses')\n"
+        'project = parse_project(b\'{"id": "p", "name": "P"}\', request=\'GET\')\n'
+        "assert page.items[0].score == 80.5 and page.total == 7 and project.name == 'P'\n"
+        "print(sorted(m for m in sys.modules if m.startswith('pydantic')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
 
 
 @pytest.mark.parametrize("sent", [5, "", None, ["ana_1"]])

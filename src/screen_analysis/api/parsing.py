@@ -9,6 +9,11 @@ an `InvalidAnalysis` where it stood instead of blanking the page. Validation err
 in words by `validation.describe_errors` (the one wording of a validation error, for the
 config and the gate as well): the field, what it should be, and the kind of value found,
 never the value itself (it may be long, or hostile).
+
+What is in the shape pydantic itself writes (an analysis or a project as
+`api.plain_resources` reads it, a total that is a whole number) is taken without pydantic,
+as pydantic would take it; pydantic is imported for the rest, so a listing's first page is
+drawn before pydantic is loaded.
 """
 
 from __future__ import annotations
@@ -16,8 +21,6 @@ from __future__ import annotations
 import dataclasses
 import json
 from typing import Any, NoReturn
-
-from pydantic import ValidationError
 
 from screen_analysis.api.errors import InvalidResponseError
 from screen_analysis.api.fields import Count
@@ -31,6 +34,7 @@ from screen_analysis.api.models import (
     RawPage,
     adapter,
 )
+from screen_analysis.api.plain_resources import read_analysis, read_project
 from screen_analysis.safe_text import one_line
 from screen_analysis.validation import describe_errors, kind_of
 
@@ -108,15 +112,21 @@ def read_total(page: dict[str, Any]) -> tuple[int | None, str | None]:
     if "total" not in page:
         return None, "the server sent no total"
     value = page["total"]
+    if type(value) is int:  # a count as pydantic takes it, without pydantic
+        return (value, None) if value >= 0 else (None, _negative(value))
+    from pydantic import ValidationError
+
     try:
         total = adapter(Count).validate_python(value)
     except ValidationError:
         if isinstance(value, float):
             return None, f"the server's total ({value!r}) is not a whole number"
         return None, f"the server's total is {kind_of(value)}, not a whole number"
-    if total < 0:
-        return None, f"the server's total is negative ({one_line(str(total), limit=24)})"
-    return total, None
+    return (total, None) if total >= 0 else (None, _negative(total))
+
+
+def _negative(total: int) -> str:
+    return f"the server's total is negative ({one_line(str(total), limit=24)})"
 
 
 def read_cursor(value: Any) -> tuple[str | None, str | None]:
@@ -132,6 +142,11 @@ def parse_item(item: Any) -> AnalysisItem:
     """One item of a page: an Analysis, or an InvalidAnalysis saying why it is not one."""
     if not isinstance(item, dict):
         return InvalidAnalysis(reason=f"item is {kind_of(item)}, not an object", raw=item)
+    plain = read_analysis(item)
+    if plain is not None:
+        return plain
+    from pydantic import ValidationError
+
     try:
         return adapter(Analysis).validate_python(item)
     except ValidationError as exc:
@@ -148,6 +163,11 @@ def parse_project(body: bytes, *, request: str, content_type: str | None = None)
     unknown) and the project flagged with the reason (`Project.flagged`), as a row of a page
     is; refused only without a usable `id` and `name`, which it is shown by."""
     value = parse_json_object(body, request=request, content_type=content_type)
+    plain = read_project(value)
+    if plain is not None:
+        return plain
+    from pydantic import ValidationError
+
     try:
         return adapter(Project).validate_python(value)
     except ValidationError as exc:
