@@ -4,6 +4,7 @@ what a page and a project keep of an answer that is partly odd."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -11,8 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from screen_analysis.api import InvalidAnalysis, InvalidResponseError
+from screen_analysis.api import InvalidAnalysis, InvalidResponseError, parsing
 from screen_analysis.api.fields import Count
+from screen_analysis.api.models import Analysis, Project
 from screen_analysis.api.parsing import (
     parse_item,
     parse_json_object,
@@ -106,6 +108,27 @@ def test_a_total_that_is_an_int_is_read_as_pydantic_reads_a_count(sent: int) -> 
     else:
         written = float(sent) if abs(sent) < 2**53 else str(sent)  # as pydantic takes it too
         assert total is None and why == read_total({"total": written})[1]
+
+
+def test_what_is_in_the_shape_pydantic_writes_is_not_asked_of_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A page, its total and a project in the shape pydantic writes are read without asking
+    pydantic's adapters (here, asking one fails the test); a total of 0 sent as 0.0 or "0"
+    is still a count, asked of pydantic."""
+
+    def asked(kind: object) -> object:
+        raise AssertionError(f"pydantic was asked about {kind!r}")
+
+    row = {"id": "ana_1", "status": "completed", "created_at": "2026-01-01T00:00:00Z"}
+    body = json.dumps({"data": [row], "next_cursor": None, "total": 0}).encode()
+    with monkeypatch.context() as patched:
+        patched.setattr(parsing, "adapter", asked)
+        page = parse_page(body, request=REQUEST)
+        project = parse_project(b'{"id": "p", "name": "P"}', request=REQUEST)
+    assert page.items == [Analysis.model_validate(row)] and page.total == 0
+    assert project == Project.model_validate({"id": "p", "name": "P"})
+    assert read_total({"total": 0.0}) == (0, None) == read_total({"total": "0"})
 
 
 def test_a_page_in_the_shape_pydantic_writes_is_read_without_pydantic() -> None:
