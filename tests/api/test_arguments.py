@@ -193,6 +193,10 @@ def test_a_good_argument_is_given_back_as_it_was() -> None:
     assert (listing.project_id, listing.status, listing.limit) == ("proj_1", "failed", 1)
 
 
+class Text(str):
+    """A string of another type: never taken plainly, taken by pydantic as a string."""
+
+
 # Values of every kind an argument may be given: good ones, edge ones and wrong ones.
 ANY_VALUE = (
     st.none()
@@ -205,6 +209,7 @@ ANY_VALUE = (
     | st.sampled_from([*AnalysisStatus, *(s.value for s in AnalysisStatus), "FAILED"])
     | st.binary(max_size=3)
     | st.lists(st.integers(), max_size=2)
+    | st.sampled_from(["proj_1", "failed", "c2", "", "a/b"]).map(Text)
 )
 
 
@@ -251,6 +256,35 @@ def test_a_listing_is_taken_as_its_declaration_takes_it(
     assert mine == theirs
     if mine[0] == "taken":  # the status is the member, as pydantic gives it
         assert [type(v) for v in mine[2]] == [type(v) for v in theirs[2]]  # type: ignore[index]
+
+
+def test_plainly_good_arguments_are_not_asked_of_their_declarations(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What a request usually carries is read plainly (asking a declaration here fails the
+    test), each bound included; a string of another type is asked, and taken."""
+
+    def asked(kind: object, value: object, name: str | None = None) -> object:
+        raise AssertionError(f"{name or kind!r} was asked of its declaration")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(argument_kinds, "checked", asked)
+        for limit in (1, 100):
+            assert arguments.check_limit(limit) == limit
+        for status, member in [
+            ("failed", AnalysisStatus.FAILED),
+            *((s, s) for s in AnalysisStatus),
+        ]:
+            listing = arguments.check_list("proj_1", status, 100)
+            assert (listing.project_id, listing.status, listing.limit) == ("proj_1", member, 100)
+            assert type(listing.status) is AnalysisStatus
+        listing = arguments.check_list(None, None, 1)
+        assert (listing.project_id, listing.status, listing.limit) == (None, None, 1)
+        assert arguments.check_id(".x", name="project_id") == ".x"
+        assert arguments.check_cursor("c") == "c" and arguments.check_cursor(None) is None
+        assert arguments.check_max_items(1) == 1 and arguments.check_max_items(None) is None
+    listing = arguments.check_list(Text("proj_1"), Text("failed"), 7)
+    assert (listing.project_id, listing.status, listing.limit) == ("proj_1", "failed", 7)
 
 
 def test_a_plainly_good_request_is_checked_without_pydantic() -> None:
