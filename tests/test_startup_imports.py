@@ -47,12 +47,15 @@ NOT_AT_START = (
     # pydantic and what is declared with it: the resources import without it
     # (`api.fields`' markers give it their schemas when it validates), the cache's rows are
     # read without it, the scope's and the saved views' models, `[commands]` and `notify`
-    # are imported when the config has something for them to check.
+    # are imported when the config has something for them to check; the client's readers
+    # of answers and arguments (which ask pydantic only for what is not plainly good) come
+    # with the client.
     "pydantic",
     "pydantic_core",
     "annotated_types",
     "screen_analysis.api.parsing",
     "screen_analysis.api.arguments",
+    "screen_analysis.api.arguments.declared",
     "screen_analysis.browse.scope_model",
     "screen_analysis.user_commands.spec",
     # The config file's declaration: a file of known keys and values of their kinds is

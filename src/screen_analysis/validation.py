@@ -1,7 +1,7 @@
 """What declared validation shares: one TypeAdapter per type, its schema built when first
 used, and the one wording of a validation error.
 
-The API's resources (`api/models.py`), the request arguments (`api/arguments.py`), the
+The API's resources (`api/models.py`), the request arguments (`api/arguments/declared.py`), the
 config file (`config_file.py`) and the quality gate's spec (`gate/values.py`) are each
 declared as pydantic types, with their constraints on the fields (`Field(ge=0)`, or
 `bound(...)` where a bound gives its reason), and their refusals are put in words here,
@@ -9,7 +9,8 @@ by `describe_errors`: the field as the caller names it, what it should be, and t
 value found, never the value itself (it may be long, or hostile).
 
 pydantic is imported on first use, not with this module: the command line's quick exits
-(`--version`) word errors without loading it.
+(`--version`) word errors without loading it, and a reader that asks pydantic only for what
+it could not read itself gets its verdict through `verdict`.
 """
 
 from __future__ import annotations
@@ -40,6 +41,18 @@ def adapter(model: type[T]) -> TypeAdapter[T]:
 
         found = _ADAPTERS[model] = TypeAdapter(model)
     return found
+
+
+def verdict(model: type[T], value: object) -> T | ValidationError:
+    """`value` as `model` (through its one adapter), or pydantic's refusal given back, not
+    raised: for a reader that asks pydantic only for what it could not read itself, and so
+    does not import it (`api.parsing`)."""
+    from pydantic import ValidationError
+
+    try:
+        return adapter(model).validate_python(value)
+    except ValidationError as exc:
+        return exc
 
 
 def dotted(loc: Loc) -> str:

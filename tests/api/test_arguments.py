@@ -13,13 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.api.support import MakeClient, api_requests, no_requests_since
 
-from screen_analysis.api import (
-    InvalidArgumentError,
-    ScreenAnalysisClient,
-    Timeouts,
-    argument_kinds,
-    arguments,
-)
+from screen_analysis.api import InvalidArgumentError, ScreenAnalysisClient, Timeouts, arguments
+from screen_analysis.api.arguments import declared
 from screen_analysis.api.models import AnalysisStatus
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.secret import SecretStr
@@ -206,6 +201,8 @@ ANY_VALUE = (
     | st.floats()
     | st.text(max_size=6)
     | st.sampled_from(["", " ", ".", "..", "...", "a/b", "proj_1", "x\x1b", "\x85", "é"])
+    # What undecodable bytes on a command line become: not text a request can carry.
+    | st.sampled_from(["\udcff", "p\udcff", "\ud800x"])
     | st.sampled_from([*AnalysisStatus, *(s.value for s in AnalysisStatus), "FAILED"])
     | st.binary(max_size=3)
     | st.lists(st.integers(), max_size=2)
@@ -234,8 +231,8 @@ def test_each_argument_is_taken_as_its_declaration_takes_it(value: object) -> No
         ("max_items", arguments.check_max_items, "max_items"),
     ]
     for kind, check, name in checks:
-        declared = partial(argument_kinds.checked, argument_kinds.KINDS[kind], value, name)
-        assert outcome(partial(check, value)) == outcome(declared), kind
+        as_declared = partial(declared.checked, declared.KINDS[kind], value, name)
+        assert outcome(partial(check, value)) == outcome(as_declared), kind
 
 
 @settings(max_examples=400, deadline=None)
@@ -243,16 +240,16 @@ def test_each_argument_is_taken_as_its_declaration_takes_it(value: object) -> No
 def test_a_listing_is_taken_as_its_declaration_takes_it(
     project_id: object, status: object, limit: object
 ) -> None:
-    def declared() -> tuple[object, object, object]:
+    def as_declared() -> tuple[object, object, object]:
         values = {"project_id": project_id, "status": status, "limit": limit}
-        listing = argument_kinds.checked(argument_kinds.Listing, values)
+        listing = declared.checked(declared.Listing, values)
         return listing.project_id, listing.status, listing.limit
 
     def plain() -> tuple[object, object, object]:
         listing = arguments.check_list(project_id, status, limit)
         return listing.project_id, listing.status, listing.limit
 
-    mine, theirs = outcome(plain), outcome(declared)
+    mine, theirs = outcome(plain), outcome(as_declared)
     assert mine == theirs
     if mine[0] == "taken":  # the status is the member, as pydantic gives it
         assert [type(v) for v in mine[2]] == [type(v) for v in theirs[2]]  # type: ignore[index]
@@ -268,7 +265,7 @@ def test_plainly_good_arguments_are_not_asked_of_their_declarations(
         raise AssertionError(f"{name or kind!r} was asked of its declaration")
 
     with monkeypatch.context() as patched:
-        patched.setattr(argument_kinds, "checked", asked)
+        patched.setattr(declared, "checked", asked)
         for limit in (1, 100):
             assert arguments.check_limit(limit) == limit
         for status, member in [

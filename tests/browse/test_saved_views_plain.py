@@ -109,7 +109,7 @@ def test_the_views_people_write_are_told_usable(table: dict[str, Any]) -> None:
         {"min_score": True},
         {"since": "soon"},
         {"surprise": 1},
-        {"project_id": "proj_1"},  # its check is pydantic's (`api.arguments`)
+        {"project_id": "proj_1"},  # a project id is left to read_view
         {"score": "40..60"},
     ],
 )

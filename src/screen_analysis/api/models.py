@@ -12,7 +12,8 @@ values and nothing else. pydantic validates them (it reads stdlib dataclasses) t
 cached `TypeAdapter` (`model_validate`, and the constructor, which checks its arguments as
 pydantic dataclasses did), its schema built on first use; neither this module nor the kinds
 of field (`api/fields.py`) import pydantic, so a row read by a reader that checked it itself
-(`api/plain_resources.py`, the local cache's rows) is drawn before pydantic is loaded.
+(`api/plain_resources.py`: the local cache's rows, a server's answer in pydantic's own
+shape) is drawn before pydantic is loaded.
 """
 
 from __future__ import annotations

@@ -11,9 +11,9 @@ config and the gate as well): the field, what it should be, and the kind of valu
 never the value itself (it may be long, or hostile).
 
 What is in the shape pydantic itself writes (an analysis or a project as
-`api.plain_resources` reads it, a total that is a whole number) is taken without pydantic,
-as pydantic would take it; pydantic is imported for the rest, so a listing's first page is
-drawn before pydantic is loaded.
+`api.plain_resources` reads it, a total that is an `int`) is taken without pydantic, as
+pydantic would take it; the rest is asked of pydantic through `validation.verdict`, which
+imports it then, so a listing's first page is drawn before pydantic is loaded.
 """
 
 from __future__ import annotations
@@ -32,11 +32,10 @@ from screen_analysis.api.models import (
     InvalidAnalysis,
     Project,
     RawPage,
-    adapter,
 )
 from screen_analysis.api.plain_resources import read_analysis, read_project
 from screen_analysis.safe_text import one_line
-from screen_analysis.validation import describe_errors, kind_of
+from screen_analysis.validation import describe_errors, kind_of, verdict
 
 __all__ = [
     "describe_errors",
@@ -112,13 +111,8 @@ def read_total(page: dict[str, Any]) -> tuple[int | None, str | None]:
     if "total" not in page:
         return None, "the server sent no total"
     value = page["total"]
-    if type(value) is int:  # a count as pydantic takes it, without pydantic
-        return (value, None) if value >= 0 else (None, _negative(value))
-    from pydantic import ValidationError
-
-    try:
-        total = adapter(Count).validate_python(value)
-    except ValidationError:
+    total = value if type(value) is int else verdict(Count, value)  # an int: as pydantic's
+    if isinstance(total, Exception):
         if isinstance(value, float):
             return None, f"the server's total ({value!r}) is not a whole number"
         return None, f"the server's total is {kind_of(value)}, not a whole number"
@@ -143,19 +137,15 @@ def parse_item(item: Any) -> AnalysisItem:
     if not isinstance(item, dict):
         return InvalidAnalysis(reason=f"item is {kind_of(item)}, not an object", raw=item)
     plain = read_analysis(item)
-    if plain is not None:
-        return plain
-    from pydantic import ValidationError
-
-    try:
-        return adapter(Analysis).validate_python(item)
-    except ValidationError as exc:
-        item_id = item.get("id")
-        return InvalidAnalysis(
-            id=item_id if isinstance(item_id, str) and item_id else None,
-            reason=describe_errors(exc),
-            raw=item,
-        )
+    analysis = plain if plain is not None else verdict(Analysis, item)
+    if not isinstance(analysis, Exception):
+        return analysis
+    item_id = item.get("id")
+    return InvalidAnalysis(
+        id=item_id if isinstance(item_id, str) and item_id else None,
+        reason=describe_errors(analysis),
+        raw=item,
+    )
 
 
 def parse_project(body: bytes, *, request: str, content_type: str | None = None) -> Project:
@@ -164,24 +154,19 @@ def parse_project(body: bytes, *, request: str, content_type: str | None = None)
     is; refused only without a usable `id` and `name`, which it is shown by."""
     value = parse_json_object(body, request=request, content_type=content_type)
     plain = read_project(value)
-    if plain is not None:
-        return plain
-    from pydantic import ValidationError
-
-    try:
-        return adapter(Project).validate_python(value)
-    except ValidationError as exc:
-        reason = describe_errors(exc)
-        wrong = {str(error["loc"][0]) for error in exc.errors() if error["loc"]}
-        if wrong & {"id", "name"} or not wrong:
-            raise InvalidResponseError(f"not a valid project: {reason}", request=request) from None
+    whole = plain if plain is not None else verdict(Project, value)
+    if not isinstance(whole, Exception):
+        return whole
+    reason = describe_errors(whole)
+    wrong = {str(error["loc"][0]) for error in whole.errors() if error["loc"]}
+    if wrong & {"id", "name"} or not wrong:
+        raise InvalidResponseError(f"not a valid project: {reason}", request=request)
     kept = {name: field for name, field in value.items() if name not in wrong}
-    try:
-        project = adapter(Project).validate_python(kept)
-    except ValidationError as exc:  # not expected: the fields left were each valid
+    project = verdict(Project, kept)
+    if isinstance(project, Exception):  # not expected: the fields left were each valid
         raise InvalidResponseError(
-            f"not a valid project: {describe_errors(exc)}", request=request
-        ) from None
+            f"not a valid project: {describe_errors(project)}", request=request
+        )
     left_out = {name: field for name, field in value.items() if name in wrong}
     # As sent in `extra`, so json output still carries them.
     return dataclasses.replace(project, flagged=reason, extra={**project.model_extra, **left_out})

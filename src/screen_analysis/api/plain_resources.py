@@ -1,4 +1,5 @@
-"""Reading a resource without pydantic when it is exactly the shape this program writes.
+"""Reading a resource without pydantic when it is exactly the shape this program writes —
+the shape pydantic writes, which is also what the reference server sends.
 
 The local cache keeps each analysis as `models.as_sent` wrote it, and each project as its
 `model_dump(mode="json")`: the documented fields as JSON (text or null, a finite number, a
@@ -6,10 +7,12 @@ whole count, numbers by name, a list of texts, a UTC time as `2026-01-01T00:00:0
 without six digits of microseconds, a status known or not), then the fields the document
 does not name. `read_analysis` and `read_project` read such an object into the resource
 pydantic would build from it, field by field and extras included, without importing
-pydantic (so the first frame can draw what the cache kept); anything else — a numeric text,
-an epoch time, a time with an offset, a missing id, a value of the wrong kind — is declined
-(None) and left to pydantic (`parsing.parse_item`, `Project.model_validate`), which takes it
-or words why not. `tests/api/test_plain_resources.py` holds the two readings equal.
+pydantic (so the first frame can draw what the cache kept, and a server's first page is
+drawn before pydantic is loaded: `api.parsing` asks here first); anything else — a numeric
+text, an epoch time, a time with an offset, a missing id, a value of the wrong kind — is
+declined (None) and left to pydantic (`parsing.parse_item`'s and `parse_project`'s
+`validation.verdict`, `Project.model_validate` for the cache), which takes it or words why
+not. `tests/api/test_plain_resources.py` holds the two readings equal.
 """
 
 from __future__ import annotations

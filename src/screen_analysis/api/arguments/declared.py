@@ -11,7 +11,7 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field, Strict, ValidationError
 from pydantic.dataclasses import dataclass
 
-from screen_analysis.api.argument_rules import ID_PATTERN, MAX_LIMIT, MIN_LIMIT
+from screen_analysis.api.arguments.rules import ID_PATTERN, MAX_LIMIT, MIN_LIMIT
 from screen_analysis.api.errors import InvalidArgumentError
 from screen_analysis.api.models import AnalysisStatus
 from screen_analysis.validation import adapter, bound, describe_errors, dotted, worded
@@ -47,13 +47,6 @@ Status = Annotated[
 ]
 """One of the four documented statuses, as its text."""
 
-KINDS: dict[str, Any] = {
-    "id": Identifier,
-    "limit": Limit,
-    "cursor": Cursor | None,
-    "max_items": MaxItems | None,
-}
-
 
 @dataclass(frozen=True, slots=True, config=ConfigDict(extra="forbid", defer_build=True))
 class Listing:
@@ -62,6 +55,16 @@ class Listing:
     project_id: Identifier | None = None
     status: Status | None = None
     limit: Limit = 20
+
+
+KINDS: dict[str, Any] = {
+    "id": Identifier,
+    "limit": Limit,
+    "cursor": Cursor | None,
+    "max_items": MaxItems | None,
+    "listing": Listing,
+}
+"""Each declaration by the name `api.arguments` asks it by."""
 
 
 def checked(kind: Any, value: object, name: str | None = None) -> Any:

@@ -3,7 +3,7 @@
 An argument plainly of its kind (an id that fits a path segment, a page size that is an
 `int` from 1 to 100, a status of the four or its text, a non-empty cursor string) is taken
 here as it is, without pydantic, so a request is sent before pydantic is loaded. Anything
-else is asked of its declaration as a pydantic type (`api.argument_kinds`, imported then),
+else is asked of its declaration as a pydantic type (`api.arguments.declared`, imported then),
 which takes it or refuses it through `validation.describe_errors`, the one wording of a
 validation error: "limit: must be from 1 to 100, got 101". `tests/api/test_arguments.py`
 holds the two readings equal. The key is never echoed; the base URL is read by httpx
@@ -16,7 +16,7 @@ import dataclasses
 import re
 from typing import Any
 
-from screen_analysis.api.argument_rules import ID_PATTERN, MAX_LIMIT, MIN_LIMIT
+from screen_analysis.api.arguments.rules import ID_PATTERN, MAX_LIMIT, MIN_LIMIT, SURROGATE
 from screen_analysis.api.errors import InvalidArgumentError
 from screen_analysis.api.models import AnalysisStatus
 from screen_analysis.secret import SecretStr
@@ -53,10 +53,8 @@ def check_list(project_id: object, status: object, limit: object) -> ListArgumen
         or isinstance(plain_status, _Asked)
         or isinstance(plain_limit, _Asked)
     ):
-        from screen_analysis.api import argument_kinds
-
         values = {"project_id": project_id, "status": status, "limit": limit}
-        listing = argument_kinds.checked(argument_kinds.Listing, values)
+        listing = _declared("listing", values, None)
         return ListArguments(listing.project_id, listing.status, listing.limit)
     return ListArguments(plain_id, plain_status, plain_limit)
 
@@ -73,7 +71,7 @@ def check_id(value: object, *, name: str) -> str:
 
 def check_cursor(value: object) -> str | None:
     """None, or a non-empty cursor string as the server gave it."""
-    plain = value if value is None or (type(value) is str and value) else _ASK
+    plain = value if value is None or (type(value) is str and _sendable(value)) else _ASK
     cursor: str | None = _checked("cursor", plain, value, "after")
     return cursor
 
@@ -83,6 +81,10 @@ def check_max_items(value: object) -> int | None:
     plain = value if value is None or (type(value) is int and value >= 1) else _ASK
     most: int | None = _checked("max_items", plain, value, "max_items")
     return most
+
+
+def _sendable(text: str) -> bool:
+    return bool(text) and SURROGATE.search(text) is None
 
 
 def _plain_id(value: object) -> str | _Asked:
@@ -104,11 +106,15 @@ def _plain_limit(value: object) -> int | _Asked:
 def _checked(kind: str, plain: object, value: object, name: str) -> Any:
     """`plain` when the argument was plainly of its kind, else `value` as its declaration
     takes it (InvalidArgumentError names the argument and what it should be)."""
-    if not isinstance(plain, _Asked):
-        return plain
-    from screen_analysis.api import argument_kinds
+    return _declared(kind, value, name) if isinstance(plain, _Asked) else plain
 
-    return argument_kinds.checked(argument_kinds.KINDS[kind], value, name)
+
+def _declared(kind: str, value: object, name: str | None) -> Any:
+    """`value` as the declaration of `kind` takes it, or its refusal (the one hand-off to
+    pydantic, imported with `declared` now)."""
+    from screen_analysis.api.arguments import declared
+
+    return declared.checked(declared.KINDS[kind], value, name)
 
 
 def check_api_key(value: object) -> SecretStr:
