@@ -255,6 +255,20 @@ def test_a_listing_is_taken_as_its_declaration_takes_it(
         assert [type(v) for v in mine[2]] == [type(v) for v in theirs[2]]  # type: ignore[index]
 
 
+@pytest.mark.parametrize("text", ["p\udcff", "\ud800"])
+def test_text_with_a_lone_surrogate_is_refused_in_words(text: str) -> None:
+    """What undecodable bytes on a command line become cannot be sent: refused as any bad
+    id or cursor is, never an encoding error later."""
+    for check, param in [
+        (lambda: arguments.check_id(text, name="project_id"), "project_id"),
+        (lambda: arguments.check_list(text, None, 20), "project_id"),
+        (lambda: arguments.check_cursor(text), "after"),
+    ]:
+        with pytest.raises(InvalidArgumentError) as caught:
+            check()
+        assert caught.value.param == param
+
+
 def test_plainly_good_arguments_are_not_asked_of_their_declarations(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
