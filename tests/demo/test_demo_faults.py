@@ -24,6 +24,25 @@ def test_injected_responses_are_served_exactly_then_run_out(
     assert fresh_demo_server.faults.pending_injections == 0
 
 
+def test_an_injection_matching_a_request_waits_for_one(
+    fresh_demo_server: DemoServer, fresh_api: httpx.Client
+) -> None:
+    """With `matching`, only a request whose path and query hold the text is answered with
+    it; the others, before and after, are answered as usual, and an unmatched injection
+    queued behind it still goes to the next request."""
+    faults = fresh_demo_server.faults
+    faults.inject(503, matching="after=")
+    faults.inject(418)
+    first = fresh_api.get("/v1/analyses", params={"limit": 2})
+    assert first.status_code == 418  # the plain one, queued second, went first
+    assert fresh_api.get("/v1/analyses", params={"limit": 2}).status_code == 200
+    assert fresh_api.get("/v1/analyses", params={"status": "failed", "limit": 1}).is_success
+    assert faults.pending_injections == 1
+    cursor = fresh_api.get("/v1/analyses", params={"limit": 2}).json()["next_cursor"]
+    page = fresh_api.get("/v1/analyses", params={"limit": 2, "after": cursor})
+    assert page.status_code == 503 and faults.pending_injections == 0
+
+
 def test_injected_bodies_text_bytes_and_json(
     fresh_demo_server: DemoServer, fresh_api: httpx.Client
 ) -> None:

@@ -73,11 +73,11 @@ def test_cli_key_revoked_mid_listing_exits_3_after_the_rows(
     calls = {"n": 0}
     original = server.faults.take_injected
 
-    def revoke_after_first() -> Any:
+    def revoke_after_first(target: str = "") -> Any:
         calls["n"] += 1
         if calls["n"] == 2:
             server.faults.inject(401)
-        return original()
+        return original(target)
 
     server.faults.take_injected = revoke_after_first  # type: ignore[method-assign]
     result = cli_run(
@@ -235,11 +235,11 @@ def test_cli_refused_cursor_mid_listing_says_to_run_again(
     original = server.faults.take_injected
     calls = {"n": 0}
 
-    def refuse_second() -> Any:
+    def refuse_second(target: str = "") -> Any:
         calls["n"] += 1
         if calls["n"] == 2:
             server.faults.inject(400, body=CURSOR_REFUSED)
-        return original()
+        return original(target)
 
     server.faults.take_injected = refuse_second  # type: ignore[method-assign]
     result = cli_run(

@@ -34,6 +34,7 @@ class InjectedResponse:
     status: int
     headers: dict[str, str]
     body: bytes
+    matching: str | None = None  # only for a request whose path and query hold this text
 
 
 @dataclass(frozen=True)
@@ -88,8 +89,11 @@ class Faults:
         headers: Mapping[str, str] | None = None,
         body: JsonBody = None,
         count: int = 1,
+        matching: str | None = None,
     ) -> None:
-        """Answer the next `count` API requests with exactly this response.
+        """Answer the next `count` API requests with exactly this response; with `matching`,
+        the next ones whose path and query hold that text (`"after="`: a next page, never a
+        listing's first page, a refresh of it or a total), the others answered as usual.
 
         `body` may be bytes or text (sent as is), JSON data, or None for the standard
         error body of `status`.
@@ -100,7 +104,7 @@ class Faults:
             **{k.lower(): v for k, v in (headers or {}).items()},
         }
         with self._lock:
-            self._queue.extend([InjectedResponse(status, merged, encoded)] * count)
+            self._queue.extend([InjectedResponse(status, merged, encoded, matching)] * count)
 
     def clear(self) -> None:
         """Drop queued responses and turn every fault off."""
@@ -116,10 +120,14 @@ class Faults:
         with self._lock:
             return len(self._queue)
 
-    def take_injected(self) -> InjectedResponse | None:
-        """The next queued response, if any."""
+    def take_injected(self, target: str = "") -> InjectedResponse | None:
+        """The next queued response for a request to `target` (its path and query), if any."""
         with self._lock:
-            return self._queue.popleft() if self._queue else None
+            for queued in self._queue:
+                if queued.matching is None or queued.matching in target:
+                    self._queue.remove(queued)
+                    return queued
+            return None
 
     def decide(self) -> Verdict:
         """Delay and, perhaps, an error status for the next authenticated request."""

@@ -83,7 +83,8 @@ class ApiGate:
         if not scope["path"].startswith("/v1/") and scope["path"] != "/v1":
             await self.app(scope, receive, send)
             return
-        injected = self.faults.take_injected()
+        query = scope.get("query_string", b"").decode("latin-1")
+        injected = self.faults.take_injected(f"{scope['path']}?{query}" if query else scope["path"])
         verdict = self.faults.decide()
         if verdict.delay_s:
             await asyncio.sleep(verdict.delay_s)
