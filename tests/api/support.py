@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -64,3 +67,18 @@ async def no_requests_since(server: DemoServer, before: int) -> bool:
     """Whether no /v1 request was logged after the first `before`, once the server is idle."""
     await answered(server)
     return len(api_requests(server)) == before
+
+
+def pydantic_loaded_by(code: str) -> list[str]:
+    """The pydantic modules a fresh interpreter holds once `code` has run (and ended well):
+    what a reader that should not need pydantic brought in."""
+    script = (
+        f"{code}\nimport json, sys\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('pydantic'))))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    loaded: list[str] = json.loads(done.stdout.splitlines()[-1])
+    return loaded

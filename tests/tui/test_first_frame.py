@@ -172,6 +172,21 @@ asyncio.run(main())
 """
 
 
+def start_noted(folder: Path, server: DemoServer, *options: str) -> dict[str, Any]:
+    """What `WARM_START` noted of a start in a fresh interpreter on `folder` (its cache, its
+    config; `"no-cache"`: none)."""
+    done = subprocess.run(
+        [sys.executable, "-c", WARM_START, str(folder), server.base_url, server.api_key, *options],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    noted: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    return noted
+
+
 # A config file as most signed-in users have one: read without pydantic (`config_plain`),
 # its saved views' tabs drawn without it (`browse.saved_views.plain_view`).
 TYPICAL_CONFIG = 'base_url = "https://api.example.com"\n' + warm_start_trees.TYPICAL_CONFIG
@@ -187,16 +202,7 @@ async def test_the_kept_rows_are_painted_before_pydantic_is_imported(
     app = make_app(tmp_path, connection_to(fresh_demo_server), open_cache=cache)
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(pilot)
-    server = fresh_demo_server
-    done = subprocess.run(
-        [sys.executable, "-c", WARM_START, str(tmp_path), server.base_url, server.api_key],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=Path(__file__).resolve().parents[2],
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    noted = json.loads(done.stdout.splitlines()[-1])
+    noted = start_noted(tmp_path, fresh_demo_server)
     assert noted["before"] == [], "pydantic was imported with the app's modules or the config"
     assert noted["shown"] >= 100, noted
     # pydantic comes, if anything asks for it, once the kept rows are in the table.
@@ -211,24 +217,7 @@ def test_the_server_s_first_page_is_painted_before_pydantic_is_imported(
     """Without a local cache, the first rows are the server's: its page, in the shape
     pydantic writes, is read without pydantic (`api.plain_resources`), its request's
     arguments too (`api.arguments`), so they are drawn before pydantic is loaded."""
-    server = fresh_demo_server
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            WARM_START,
-            str(tmp_path),
-            server.base_url,
-            server.api_key,
-            "no-cache",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=Path(__file__).resolve().parents[2],
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    noted = json.loads(done.stdout.splitlines()[-1])
+    noted = start_noted(tmp_path, fresh_demo_server, "no-cache")
     assert noted["before"] == [] and noted["shown"] >= 100, noted
     assert all(rows >= 100 for rows in noted["at_import"]), noted
 

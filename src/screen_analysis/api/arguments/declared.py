@@ -14,7 +14,7 @@ from pydantic.dataclasses import dataclass
 from screen_analysis.api.arguments.rules import ID_PATTERN, MAX_LIMIT, MIN_LIMIT
 from screen_analysis.api.errors import InvalidArgumentError
 from screen_analysis.api.models import AnalysisStatus
-from screen_analysis.validation import adapter, bound, describe_errors, dotted, worded
+from screen_analysis.validation import bound, describe_errors, dotted, verdict, worded
 
 Identifier = Annotated[
     str,
@@ -70,14 +70,14 @@ KINDS: dict[str, Any] = {
 def checked(kind: Any, value: object, name: str | None = None) -> Any:
     """`value` as the declared `kind`; InvalidArgumentError names the argument (`name`, or
     each field of a model) and what it should be."""
-    try:
-        return adapter(kind).validate_python(value)
-    except ValidationError as exc:
-        errors = exc.errors(include_url=False)
-        param = name or (str(errors[0]["loc"][0]) if errors and errors[0]["loc"] else None)
+    found = verdict(kind, value)
+    if not isinstance(found, ValidationError):
+        return found
+    errors = found.errors(include_url=False)
+    param = name or (str(errors[0]["loc"][0]) if errors and errors[0]["loc"] else None)
 
-        def named(loc: tuple[int | str, ...]) -> str:
-            return dotted((name, *loc)) if name else dotted(loc)
+    def named(loc: tuple[int | str, ...]) -> str:
+        return dotted((name, *loc)) if name else dotted(loc)
 
-        words = describe_errors(exc, name=named, values=True)
-        raise InvalidArgumentError(words, param=param) from None
+    words = describe_errors(found, name=named, values=True)
+    raise InvalidArgumentError(words, param=param)
