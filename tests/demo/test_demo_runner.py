@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from datetime import datetime
 
 import httpx
@@ -16,9 +15,7 @@ from screen_analysis.demo.runner import DemoServer, banner
 
 def test_start_serve_stop_leaves_no_threads(demo_now: datetime) -> None:
     before = set(threading.enumerate())
-    started = time.perf_counter()
     server = DemoServer(DemoConfig(now=demo_now)).start()
-    elapsed = time.perf_counter() - started
     try:
         assert server.base_url.startswith("http://127.0.0.1:")
         headers = {"Authorization": f"Bearer {server.api_key}"}
@@ -26,7 +23,6 @@ def test_start_serve_stop_leaves_no_threads(demo_now: datetime) -> None:
         assert body["total"] == 5000
     finally:
         server.stop()
-    assert elapsed < 2.0  # well under 0.5 s on a developer machine; slack for CI
     assert threads_left(before) == set()
 
 
