@@ -100,7 +100,7 @@ async def test_app_honours_retry_after_on_a_429_burst(
     async with app.run_test(size=(120, 30)) as pilot:
         screen = await settled(pilot)
         before = len(listing(server))
-        server.faults.inject(429, {"Retry-After": "1"}, count=2)
+        server.faults.inject(429, {"Retry-After": "1"}, count=2, matching="after=")
         started = time.monotonic()
         await pilot.press("end")
         await wait_until(pilot, lambda: len(screen.table.items) == 200)
@@ -209,7 +209,7 @@ async def test_app_refused_cursor_offers_a_restart_from_the_top(
         screen.table.move_cursor(42)
         await pilot.pause()
         chosen = screen.table.highlighted_item
-        server.faults.inject(400, body=CURSOR_REFUSED)
+        server.faults.inject(400, body=CURSOR_REFUSED, matching="after=")
         await pilot.press("end")
         await wait_until(pilot, lambda: screen.status_line.status.state == "error")
         notes = [n.message for n in app._notifications]

@@ -100,7 +100,7 @@ async def test_cancelled_export_leaves_nothing(
     fresh_demo_server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    app = make_app(tmp_path, connection_to(fresh_demo_server))
+    app = make_app(tmp_path, connection_to(fresh_demo_server), refresh_interval=0)
     notes = notes_of(app, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(pilot)

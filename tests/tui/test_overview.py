@@ -63,7 +63,7 @@ async def test_reads_every_page_and_keeps_the_result(
     tmp_path: Path, story_server: DemoServer
 ) -> None:
     project = story_server.store.projects()[0]
-    app = make_app(tmp_path, connection_to(story_server))
+    app = make_app(tmp_path, connection_to(story_server), refresh_interval=0)
     kept: dict[str | None, Overview] = {}
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(pilot)
