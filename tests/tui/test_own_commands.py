@@ -67,7 +67,8 @@ async def test_a_hanging_command_is_killed_at_its_timeout_and_the_app_answers_me
     server: DemoServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     script = "import sys, time; print('gave up', file=sys.stderr, flush=True); time.sleep(600)"
-    hang = {"key": "x", "run": [sys.executable, "-c", script], "timeout": 1}
+    # Long enough for the keys below to reach the app while it runs, on a crowded machine.
+    hang = {"key": "x", "run": [sys.executable, "-c", script], "timeout": 4}
     app = make_app(tmp_path, connection_to(server), refresh_interval=0, **commands(hang=hang))
     notes = notes_of(app, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -53,7 +53,8 @@ async def test_rows_go_to_standard_input_as_json_lines() -> None:
 
 async def test_a_hanging_command_is_killed_at_its_timeout() -> None:
     script = "import sys, time; print('started', flush=True); time.sleep(600)"
-    result = await run_command([sys.executable, "-c", script], timeout=0.5, name="hang")
+    # Long enough for a Python to start and print on a crowded machine.
+    result = await run_command([sys.executable, "-c", script], timeout=3, name="hang")
     assert result.timed_out and not result.ok
     assert result.stdout == ("started",)
     assert result.line() == "hang: killed at its timeout"
