@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 
 import httpx
 
+from screen_analysis.demo.config import DemoConfig
 from screen_analysis.demo.faults import RequestRecord
 from screen_analysis.demo.gate import REQUEST_LOG_LIMIT
 from screen_analysis.demo.runner import DemoServer
@@ -41,6 +45,46 @@ def test_an_injection_matching_a_request_waits_for_one(
     cursor = fresh_api.get("/v1/analyses", params={"limit": 2}).json()["next_cursor"]
     page = fresh_api.get("/v1/analyses", params={"limit": 2, "after": cursor})
     assert page.status_code == 503 and faults.pending_injections == 0
+
+
+def _until(check: Callable[[], bool], within_s: float = 30.0) -> None:
+    """Wait for the server's side of a hold (a deadline, not a timing)."""
+    deadline = time.monotonic() + within_s
+    while not check():
+        assert time.monotonic() < deadline, "the server never got there"
+        time.sleep(0.005)
+
+
+def test_a_hold_keeps_matching_requests_unanswered_until_released(
+    fresh_demo_server: DemoServer, fresh_api: httpx.Client
+) -> None:
+    """A held request waits for the test, the others are answered meanwhile; released,
+    it is answered as usual, and a request after the release is not held."""
+    faults = fresh_demo_server.faults
+    with ThreadPoolExecutor(1) as pool, faults.hold("after=") as held:
+        cursor = fresh_api.get("/v1/analyses", params={"limit": 2}).json()["next_cursor"]
+        page = pool.submit(fresh_api.get, "/v1/analyses", params={"limit": 2, "after": cursor})
+        _until(lambda: held.waiting == 1)
+        assert fresh_api.get("/v1/analyses", params={"limit": 1}).is_success  # it goes on
+        assert not page.done() and held.waiting == 1
+        held.release()
+        assert page.result(timeout=30).status_code == 200
+    assert held.waiting == 0 and held.held == 1
+    again = fresh_api.get("/v1/analyses", params={"limit": 2, "after": cursor})
+    assert again.status_code == 200 and held.held == 1
+    assert faults.holds_for(f"/v1/analyses?after={cursor}") == []
+
+
+def test_stopping_the_server_lets_a_held_request_go(demo_now: datetime) -> None:
+    server = DemoServer(DemoConfig(analyses=20, now=demo_now)).start()
+    headers = {"Authorization": f"Bearer {server.api_key}"}
+    held = server.faults.hold("/v1/")
+    with ThreadPoolExecutor(1) as pool:
+        asked = pool.submit(httpx.get, server.base_url + "/v1/analyses", headers=headers)
+        _until(lambda: held.waiting == 1)
+        server.stop()
+        assert held.released
+        assert asked.result(timeout=30).status_code == 200  # answered, not left hanging
 
 
 def test_injected_bodies_text_bytes_and_json(

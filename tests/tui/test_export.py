@@ -104,16 +104,17 @@ async def test_cancelled_export_leaves_nothing(
     notes = notes_of(app, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(pilot)
-        fresh_demo_server.faults.latency_ms = 400
+        pages = fresh_demo_server.faults.hold("/v1/analyses")  # answered only once cancelled
         await pilot.press("e")
         await answer_path(pilot, "slow.csv")
         await choose(pilot, "a")
         await wait_until(pilot, lambda: isinstance(app.screen, ProgressDialog))
-        await wait_until(pilot, lambda: fresh_demo_server.requests_in_flight > 0)  # writing
+        await wait_until(pilot, lambda: pages.waiting > 0)  # writing
         await pilot.press("escape")
         await wait_until(pilot, lambda: notified(notes, "Export cancelled"))
         assert isinstance(app.screen, MainScreen)
         assert not any(p.name.startswith(("slow", ".slow")) for p in tmp_path.iterdir())
+        pages.release()
 
 
 async def test_unknown_suffix_writes_nothing(demo_server, tmp_path, monkeypatch) -> None:

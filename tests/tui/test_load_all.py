@@ -52,12 +52,11 @@ async def test_escape_stops_loading_the_rest_and_keeps_what_arrived(
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await settled(pilot)
         said = said_by(app, monkeypatch)
-        fresh_demo_server.faults.latency_ms = 400
-        await pilot.press("L")
-        await wait_until(pilot, lambda: screen.pane.loading_all)
-        await pilot.press("escape")
-        await wait_until(pilot, lambda: not screen.pane.loading_all)
-        fresh_demo_server.faults.latency_ms = 0
+        with fresh_demo_server.faults.hold("after=") as pages:
+            await pilot.press("L")
+            await wait_until(pilot, lambda: screen.pane.loading_all and pages.waiting == 1)
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: not screen.pane.loading_all)
         assert not screen.pager.done and len(screen.table.items) < 300
         assert any("Stopped with" in message for message in said)
         await pilot.press("end")  # paging goes on from where it stopped

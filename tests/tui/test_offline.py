@@ -168,20 +168,21 @@ async def test_a_second_start_paints_the_cache_before_the_server_answers(
 ) -> None:
     with DemoServer(demo_config(analyses=150)) as server:
         seen = await first_run(tmp_path, server)  # the cache notes the key was accepted
-        server.faults.latency_ms = 400
         app = make_app(tmp_path, connection_to(server), open_cache=cache_at(tmp_path / "c.db"))
-        async with app.run_test(size=(120, 40)) as pilot:
-            await wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
-            screen = app.screen
-            assert isinstance(screen, MainScreen)
-            await wait_until(pilot, lambda: bool(screen.table.items))
-            assert "refreshing…" in screen.status_line.render().plain
-            assert [i.id for i in screen.table.items] == seen
-            await pilot.press("down", "down")  # the reader moves on the kept rows
-            picked = screen.table.highlighted_id
-            await wait_until(pilot, lambda: "refreshing" not in screen.status_line.render().plain)
-            assert screen.table.highlighted_id == picked, "the server's answer keeps the pick"
-            server.faults.latency_ms = 0
+        with server.faults.hold("/v1/analyses") as listings:  # the server answers when told
+            async with app.run_test(size=(120, 40)) as pilot:
+                await wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
+                screen = app.screen
+                assert isinstance(screen, MainScreen)
+                await wait_until(pilot, lambda: bool(screen.table.items))
+                assert "refreshing…" in screen.status_line.render().plain
+                assert [i.id for i in screen.table.items] == seen
+                await pilot.press("down", "down")  # the reader moves on the kept rows
+                picked = screen.table.highlighted_id
+                listings.release()
+                plain = lambda: screen.status_line.render().plain  # noqa: E731
+                await wait_until(pilot, lambda: "refreshing" not in plain())
+                assert screen.table.highlighted_id == picked, "the server's answer keeps the pick"
 
 
 async def test_a_key_never_accepted_sees_nothing_kept_ever(tmp_path: Path) -> None:
@@ -216,9 +217,9 @@ async def test_a_refused_key_loses_what_was_painted_of_the_cache(
     trusting(monkeypatch, trust)
     with DemoServer(demo_config(analyses=150)) as server:
         seen = await first_seen(tmp_path, server)
-        server.faults.latency_ms = 300
         revoked = connection_to(server, api_key="sk_test_revoked_123456")
         app = make_app(tmp_path, revoked, open_cache=cache_at(tmp_path / "c.db"))
+        held = server.faults.hold("/v1/")  # the 401s come when the test lets them
         async with app.run_test(size=(120, 40)) as pilot:
             await wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
             main = app.screen
@@ -226,6 +227,7 @@ async def test_a_refused_key_loses_what_was_painted_of_the_cache(
             painted = lambda: bool(main.table.items and main.status_filter.counts)  # noqa: E731
             await wait_until(pilot, lambda: painted() and main.detail.item is not None)
             assert not isinstance(app.screen, LoginScreen), "painted at once, before the 401"
+            held.release()
             await wait_until(pilot, lambda: isinstance(app.screen, LoginScreen) and not main.busy)
             await pilot.press("escape")  # every request of the key has been refused
             await watch_screen(pilot, lambda: app.screen is main and not main.busy, seen.words())

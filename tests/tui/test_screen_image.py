@@ -208,14 +208,14 @@ def test_full_screen_snapshot(
 async def test_a_row_left_before_its_image_arrives_never_shows_it(
     tmp_path: Path, fresh_demo_server: DemoServer
 ) -> None:
-    fresh_demo_server.faults.image_fault = "slow"
-    fresh_demo_server.faults.image_slow_ms = 700
     app = make_app(tmp_path, connection_to(fresh_demo_server), graphics=HALFCELL)
+    images = fresh_demo_server.faults.hold("/v1/images/")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await settled(pilot)
-        await wait_until(pilot, lambda: fresh_demo_server.requests_in_flight > 0)  # its image
+        await wait_until(pilot, lambda: images.waiting == 1)  # the first row's, unanswered
         first = screen.table.highlighted_item
         await pilot.press("down")
+        images.release()  # the first row's image arrives now, after the cursor left it
         image = screen.detail.query_one(ScreenImage)
         second = screen.table.highlighted_item
         await wait_until(pilot, lambda: image.painted_url is not None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import threading
@@ -37,6 +38,43 @@ class InjectedResponse:
     matching: str | None = None  # only for a request whose path and query hold this text
 
 
+class Hold:
+    """Requests whose path and query hold `matching` wait here, unanswered, until
+    `release` (or the end of a `with` block): a test decides when the server answers,
+    where a latency would only make it likely."""
+
+    def __init__(self, matching: str) -> None:
+        self.matching = matching
+        self.waiting = 0  # requests held now
+        self.held = 0  # requests held in all
+        self._released = threading.Event()
+
+    @property
+    def released(self) -> bool:
+        """Whether the held requests have been let go."""
+        return self._released.is_set()
+
+    def release(self) -> None:
+        """Let every request held, and every one to come, through."""
+        self._released.set()
+
+    async def wait(self) -> None:
+        """Hold one request (on the server's event loop, which goes on meanwhile)."""
+        self.waiting += 1
+        self.held += 1
+        try:
+            while not self._released.is_set():
+                await asyncio.sleep(0.005)
+        finally:
+            self.waiting -= 1
+
+    def __enter__(self) -> Hold:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
 @dataclass(frozen=True)
 class Verdict:
     """What the fault settings decided for one request."""
@@ -64,6 +102,7 @@ class Faults:
     image_fault: str = ""
     image_slow_ms: float = 3000.0
     _queue: deque[InjectedResponse] = field(default_factory=deque, repr=False)
+    _holds: list[Hold] = field(default_factory=list, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _rng: random.Random = field(init=False, repr=False)
 
@@ -119,6 +158,27 @@ class Faults:
         """How many queued responses are still to be served."""
         with self._lock:
             return len(self._queue)
+
+    def hold(self, matching: str) -> Hold:
+        """Hold the API requests whose path and query contain `matching` (`"/v1/images/"`,
+        `"after="`, `"/v1/"` for all) until the hold is released; use it in a `with` block."""
+        made = Hold(matching)
+        with self._lock:
+            self._holds.append(made)
+        return made
+
+    def holds_for(self, target: str) -> list[Hold]:
+        """The holds not yet released that a request to `target` must wait for."""
+        with self._lock:
+            self._holds = [h for h in self._holds if not h.released]
+            return [h for h in self._holds if h.matching in target]
+
+    def release_all(self) -> None:
+        """Let every held request through (the server is stopping)."""
+        with self._lock:
+            holds, self._holds = self._holds, []
+        for held in holds:
+            held.release()
 
     def take_injected(self, target: str = "") -> InjectedResponse | None:
         """The next queued response for a request to `target` (its path and query), if any."""

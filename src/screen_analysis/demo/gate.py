@@ -84,7 +84,10 @@ class ApiGate:
             await self.app(scope, receive, send)
             return
         query = scope.get("query_string", b"").decode("latin-1")
-        injected = self.faults.take_injected(f"{scope['path']}?{query}" if query else scope["path"])
+        target = f"{scope['path']}?{query}" if query else scope["path"]
+        for held in self.faults.holds_for(target):
+            await held.wait()
+        injected = self.faults.take_injected(target)
         verdict = self.faults.decide()
         if verdict.delay_s:
             await asyncio.sleep(verdict.delay_s)

@@ -128,6 +128,7 @@ class DemoServer:
             self._live.stop()
             self._live = None
         if self._server is not None:
+            self.faults.release_all()  # a request a test still holds is answered, not left
             self._server.should_exit = True
         if self._thread is not None:
             self._thread.join(timeout=5)
