@@ -148,8 +148,9 @@ async def test_async_wrappers_never_block_the_event_loop() -> None:
     assert await asyncio.wait_for(asked, timeout=30) is None  # answered once released
 
 
-async def test_async_round_trip() -> None:
-    store = KeyStore(MemoryKeyring())
+@pytest.mark.parametrize("timeout", [3.0, 0.3])  # the default, and one under half a second
+async def test_async_round_trip(timeout: float) -> None:
+    store = KeyStore(MemoryKeyring(), timeout=timeout)
     await store.aset(URL, KEY)
     assert await store.aget(URL) == KEY
     await store.acheck(URL)
