@@ -1,6 +1,6 @@
 """Cold start of several versions of the app against the baseline, in the same runs.
 
-`python -m benchmarks.cold_start_trees PAIRS NAME=SRC [NAME=SRC ...]` runs
+`python -m benchmarks.cold_start_trees [--latency-ms=MS] PAIRS NAME=SRC [NAME=SRC ...]` runs
 `python -m screen_analysis --no-cache` (no local cache: the first rows are the server's)
 with each SRC (a copy of a version's `src/` folder with its
 `themes/` beside it, as in a checkout: `git archive COMMIT src themes | tar -x -C DIR`, then
@@ -64,16 +64,21 @@ def run(base_url: str, api_key: str, pairs: int, trees: dict[str, str]) -> dict[
 
 
 def main(argv: Sequence[str] = sys.argv[1:]) -> int:
-    """Against a reference server with 5,000 analyses in its own process."""
+    """Against a reference server with 5,000 analyses in its own process, answering at once
+    or after `--latency-ms`."""
     from screen_analysis.demo.config import DemoConfig
 
     from .server_process import ServerProcess
 
+    latency_ms = 0.0
+    if argv and argv[0].startswith("--latency-ms="):
+        latency_ms = float(argv[0].split("=", 1)[1])
+        argv = argv[1:]
     if len(argv) < 2 or any("=" not in arg for arg in argv[1:]):
         print(__doc__, file=sys.stderr)
         return 2
     trees = dict(arg.split("=", 1) for arg in argv[1:])
-    with ServerProcess(DemoConfig(analyses=5000, seed=7)) as server:
+    with ServerProcess(DemoConfig(analyses=5000, seed=7, latency_ms=latency_ms)) as server:
         print(json.dumps(run(server.base_url, server.api_key, int(argv[0]), trees)))
     return 0
 

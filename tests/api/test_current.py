@@ -177,3 +177,65 @@ async def test_a_hold_never_let_go_ends_for_every_part_after_its_bound(
     waited = asyncio.ensure_future(current.ready())
     await asyncio.sleep(0)
     assert waited.done(), "the hold was let go at its bound"
+
+
+# A first page asked early (`ask_first`): a start with no kept rows to draw
+
+
+async def _first_page(current: CurrentClient, status: str | None, limit: int) -> list[str]:
+    async with current.iter_pages(None, status, limit) as walk:
+        page = await anext(aiter(walk))
+    return [item.id for item in page.items]
+
+
+async def test_a_first_page_asked_early_is_the_walk_s_first_page(demo_server: DemoServer) -> None:
+    sent = RecordingTransport()
+    current = CurrentClient(client_of(demo_server, sent))
+    current.ask_first(None, "completed", 3)
+    await asyncio.sleep(0)  # asked now, before any walk: the server works on it meanwhile
+    totals = await _first_page(current, "failed", 1)  # another page size: a total, not taken
+    ids = await _first_page(current, "completed", 3)
+    again = await _first_page(current, "completed", 3)  # taken once: the next walk asks
+    asked = sorted(tuple(sorted(r.url.params.items())) for r in sent.sent)
+    assert asked == [  # the early one and the one after it; the total, its own
+        (("limit", "1"), ("status", "failed")),
+        (("limit", "3"), ("status", "completed")),
+        (("limit", "3"), ("status", "completed")),
+    ]
+    assert len(ids) == 3 and ids == again and len(totals) == 1
+    await current.swap(None)
+
+
+async def test_a_first_page_asked_early_for_another_view_is_dropped(
+    demo_server: DemoServer,
+) -> None:
+    sent = RecordingTransport()
+    current = CurrentClient(client_of(demo_server, sent))
+    current.ask_first(None, "completed", 3)
+    await asyncio.sleep(0)
+    assert len(await _first_page(current, "failed", 3)) == 3  # a view opened in its place
+    sent.sent.clear()
+    assert len(await _first_page(current, "completed", 3)) == 3
+    assert [dict(r.url.params) for r in sent.sent] == [{"status": "completed", "limit": "3"}]
+    await current.swap(None)
+
+
+async def test_a_first_page_asked_early_is_dropped_with_its_client(
+    demo_server: DemoServer,
+) -> None:
+    first, second = RecordingTransport(), RecordingTransport()
+    current = CurrentClient(client_of(demo_server, first))
+    current.ask_first(None, None, 3)
+    await asyncio.sleep(0)  # sent with the first client
+    await current.swap(client_of(demo_server, second))
+    assert len(await _first_page(current, None, 3)) == 3
+    assert [dict(r.url.params) for r in second.sent] == [{"limit": "3"}]  # the new client's
+    await current.swap(None)
+
+
+async def test_an_early_first_page_s_failure_is_the_walk_s(demo_server: DemoServer) -> None:
+    current = CurrentClient()  # nothing connected: the early ask fails
+    current.ask_first(None, None, 3)
+    await asyncio.sleep(0)
+    with pytest.raises(NoClientError):
+        await _first_page(current, None, 3)

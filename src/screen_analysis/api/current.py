@@ -7,6 +7,8 @@ reaches every one of them at once; the app is the only part that replaces the cl
 The app hands over how to build the client (`open`) rather than a client: the client (its
 modules, its connection pool and TLS context) is built when a part first asks the server,
 so a start that paints the rows the local cache kept does so first (docs/performance.md).
+A start with no kept rows to paint asks for its view's first page at once instead
+(`ask_first`), so the server works on it while the screen is built and drawn.
 """
 
 from __future__ import annotations
@@ -28,6 +30,14 @@ if TYPE_CHECKING:
 # The longest a part asking at start waits for the view's kept rows to be drawn (`hold`).
 START_HOLD_S = 1.0
 
+ListingKey = tuple[str | None, str | None, int]  # a listing's project, status and page size
+
+
+def _retrieved(asked: asyncio.Future[AnalysisPage]) -> None:
+    """An early answer dropped unread: its failure is not "never retrieved"."""
+    if not asked.cancelled():
+        asked.exception()
+
 
 class NoClientError(RuntimeError):
     """Asked for the client before one was set (nothing is connected yet)."""
@@ -42,6 +52,7 @@ class CurrentClient:
         self._build: Callable[[], ScreenAnalysisClient] | None = None
         self._base_url = ""
         self._held: asyncio.Event | None = None
+        self._early: tuple[ListingKey, asyncio.Task[AnalysisPage]] | None = None
 
     @property
     def client(self) -> ScreenAnalysisClient:
@@ -71,15 +82,56 @@ class CurrentClient:
         between two pages applies to the next one, and the walk goes on where it was."""
 
         async def fetch(after: str | None) -> AnalysisPage:
-            client = await self.asking()
-            return await client.list_analyses(project_id, status, limit, after)
+            if after is None:
+                early = self._take_early((project_id, status, limit))
+                if early is not None:
+                    return await early
+            return await self._list(project_id, status, limit, after)
 
         return Walk(PageIterator(fetch), MODEL_ROWS)
+
+    async def _list(
+        self, project_id: str | None, status: str | None, limit: int, after: str | None
+    ) -> AnalysisPage:
+        client = await self.asking()
+        return await client.list_analyses(project_id, status, limit, after)
+
+    # A first page asked early: the server works on it while the screen is built
+
+    def ask_first(self, project_id: str | None, status: str | None, limit: int) -> None:
+        """Ask for a listing's first page now (call from the event loop), before any walk
+        does: the next walk over the same listing and page size takes this answer for its
+        first page, once. For a start with no kept rows to draw first: the client is built
+        and the request sent before the screen, which is built and drawn while the server
+        answers. Dropped unread when a first page of another listing of that page size is
+        asked first, or the client is replaced."""
+        self._drop_early()
+        asked = asyncio.get_running_loop().create_task(self._list(project_id, status, limit, None))
+        asked.add_done_callback(_retrieved)
+        self._early = ((project_id, status, limit), asked)
+
+    def _take_early(self, key: ListingKey) -> asyncio.Task[AnalysisPage] | None:
+        """The early answer for the first page of `key`, if it is one; an early answer for
+        another listing of the same page size is dropped (a view was opened in its place)."""
+        early = self._early
+        if early is None or early[0][2] != key[2]:  # another page size: a total, not a view
+            return None
+        self._early = None
+        if early[0] == key:
+            return early[1]
+        early[1].cancel()
+        return None
+
+    def _drop_early(self) -> None:
+        early, self._early = self._early, None
+        if early is not None:
+            early[1].cancel()
 
     def replace(self, client: ScreenAnalysisClient | None) -> ScreenAnalysisClient | None:
         """Use `client` from now on; the previous one (to be closed by the caller)."""
         old, self._client = self._client, client
         self._build, self._base_url = None, ""
+        self._drop_early()  # asked of the old client: not an answer of the new one
         return old
 
     async def open(self, build: Callable[[], ScreenAnalysisClient], base_url: str) -> None:

@@ -39,8 +39,13 @@ class Sources:
 
     def read_ahead(self, key: ViewKey) -> None:
         """Begin reading the kept rows of the view about to open, while its screen is
-        built: its pager's first look at the cache takes them (call from the event loop)."""
-        self._kept.read_ahead(key.project_id, key.status)
+        built: its pager's first look at the cache takes them (call from the event loop).
+        Without a cache there are none to draw first: its first page is asked of the server
+        now instead, and its pager's first page takes the answer."""
+        if self._cache is None:
+            self._current.ask_first(key.project_id, key.status, self._page_size)
+        else:
+            self._kept.read_ahead(key.project_id, key.status)
 
     async def read_ahead_done(self, within: float) -> None:
         """Wait for the kept rows `read_ahead` began reading, `within` seconds at most."""
