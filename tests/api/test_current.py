@@ -4,6 +4,7 @@ client replaced between two pages serves the next one."""
 from __future__ import annotations
 
 import asyncio
+import gc
 
 import pytest
 from tests.api.support import RecordingTransport
@@ -182,8 +183,10 @@ async def test_a_hold_never_let_go_ends_for_every_part_after_its_bound(
 # A first page asked early (`ask_first`): a start with no kept rows to draw
 
 
-async def _first_page(current: CurrentClient, status: str | None, limit: int) -> list[str]:
-    async with current.iter_pages(None, status, limit) as walk:
+async def _first_page(
+    current: CurrentClient, status: str | None, limit: int, project: str | None = None
+) -> list[str]:
+    async with current.iter_pages(project, status, limit) as walk:
         page = await anext(aiter(walk))
     return [item.id for item in page.items]
 
@@ -191,19 +194,44 @@ async def _first_page(current: CurrentClient, status: str | None, limit: int) ->
 async def test_a_first_page_asked_early_is_the_walk_s_first_page(demo_server: DemoServer) -> None:
     sent = RecordingTransport()
     current = CurrentClient(client_of(demo_server, sent))
-    current.ask_first(None, "completed", 3)
+    project = await _a_project(current)
+    sent.sent.clear()
+    current.ask_first(project, "completed", 3)
     await asyncio.sleep(0)  # asked now, before any walk: the server works on it meanwhile
     totals = await _first_page(current, "failed", 1)  # another page size: a total, not taken
-    ids = await _first_page(current, "completed", 3)
-    again = await _first_page(current, "completed", 3)  # taken once: the next walk asks
+    ids = await _first_page(current, "completed", 3, project)
+    again = await _first_page(current, "completed", 3, project)  # taken once: asked again
     asked = sorted(tuple(sorted(r.url.params.items())) for r in sent.sent)
-    assert asked == [  # the early one and the one after it; the total, its own
-        (("limit", "1"), ("status", "failed")),
-        (("limit", "3"), ("status", "completed")),
-        (("limit", "3"), ("status", "completed")),
-    ]
+    listing = (("limit", "3"), ("project_id", project), ("status", "completed"))
+    assert asked == [(("limit", "1"), ("status", "failed")), listing, listing]
     assert len(ids) == 3 and ids == again and len(totals) == 1
     await current.swap(None)
+
+
+async def test_an_early_first_page_dropped_unread_leaves_nothing_unretrieved(
+    demo_server: DemoServer,
+) -> None:
+    """One that failed and one still asking, both dropped unread: the event loop is told of
+    no failure never retrieved, nor of a callback that failed."""
+    told: list[dict[str, object]] = []
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(lambda _loop, context: told.append(context))
+    try:
+        failing = CurrentClient()  # nothing connected: its early ask fails
+        failing.ask_first(None, None, 3)
+        asking = CurrentClient(client_of(demo_server, RecordingTransport()))
+        asking.ask_first(None, None, 3)
+        for _ in range(5):  # the failure and its callbacks
+            await asyncio.sleep(0)
+        failing.replace(None)
+        asking.replace(None)  # cancelled while it asks
+        for _ in range(5):
+            await asyncio.sleep(0)
+        gc.collect()  # an unretrieved failure is told when its task is collected
+        await asyncio.sleep(0)
+    finally:
+        loop.set_exception_handler(None)
+    assert told == []
 
 
 async def test_a_first_page_asked_early_for_another_view_is_dropped(
