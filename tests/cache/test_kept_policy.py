@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import sqlite3
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -514,51 +513,3 @@ async def test_a_read_ahead_dropped_unread_leaves_no_unseen_failure(filled: Loca
     finally:
         loop.set_exception_handler(None)
     assert seen == []
-
-
-async def _read_ahead_says(kept: KeptCache, project_id: str) -> list[str]:
-    said: list[str] = []
-    kept.read_ahead(project_id, None, nothing=lambda: said.append("nothing"))
-    await asyncio.wait_for(kept.read_ahead_done(10), 10)
-    await asyncio.sleep(0)  # its callbacks
-    return said
-
-
-async def test_a_read_ahead_says_when_it_finds_nothing_to_show(filled: LocalCache) -> None:
-    """The opening view's first page is asked at once when nothing kept can be drawn
-    first (`Sources.read_ahead`): a key not known to see it, or a view never kept; a view
-    with rows is drawn from the cache first."""
-    unknown = CountingTrust(KeptKeys(filled, lambda: KEY))  # before `trusted` accepts it
-    assert await _read_ahead_says(KeptCache(filled, unknown), "p1") == ["nothing"]
-    assert await _read_ahead_says(KeptCache(filled, trusted(filled)), "p1") == []
-    never = await _read_ahead_says(KeptCache(filled, trusted(filled)), "never-kept")
-    assert never == ["nothing"]
-
-
-async def test_a_read_ahead_refused_meanwhile_says_nothing(filled: LocalCache) -> None:
-    go = threading.Event()
-    kept = KeptCache(filled, trusted(filled, go, remember=False))
-    said: list[str] = []
-    kept.read_ahead("never-kept", None, nothing=lambda: said.append("nothing"))
-    kept.refuse()  # the key refused while it reads: what it brings is not this key's
-    go.set()
-    await asyncio.wait_for(kept.read_ahead_done(10), 10)
-    await asyncio.sleep(0)
-    assert said == []
-
-
-async def test_a_read_ahead_that_fails_says_nothing_and_leaves_nothing_to_tell(
-    filled: LocalCache, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def broken(project_id: str | None, status: object) -> CachedView | None:
-        raise sqlite3.DatabaseError("disk I/O error")
-
-    monkeypatch.setattr(filled, "view", broken)
-    told: list[dict[str, object]] = []
-    loop = asyncio.get_running_loop()
-    loop.set_exception_handler(lambda _loop, context: told.append(context))
-    try:
-        said = await _read_ahead_says(KeptCache(filled, trusted(filled)), "p1")
-    finally:
-        loop.set_exception_handler(None)
-    assert said == [] and told == []  # the page asks as usual; the failure is the look's

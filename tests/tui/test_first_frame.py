@@ -123,25 +123,6 @@ async def test_without_kept_rows_the_first_page_is_asked_while_the_screen_is_bui
         assert len(screen.table.items) == 100
 
 
-async def test_a_first_run_with_an_empty_cache_asks_its_first_page_once(
-    tmp_path: Path, fresh_demo_server: DemoServer
-) -> None:
-    """A cache that keeps nothing yet (the first run): the read ahead finds nothing to draw,
-    the first page is asked then, and the pager takes that answer: one first page asked."""
-    app = make_app(
-        tmp_path, connection_to(fresh_demo_server), open_cache=cache_at(tmp_path / "c.db")
-    )
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await settled(pilot)
-        first = [
-            r.query
-            for r in fresh_demo_server.request_log
-            if r.path == "/v1/analyses" and r.query.get("limit") == "100"
-        ]
-        assert len(first) == 1 and "after" not in first[0]
-        assert len(screen.table.items) == 100
-
-
 async def test_an_opened_client_is_built_when_first_asked_for(
     fresh_demo_server: DemoServer,
 ) -> None:

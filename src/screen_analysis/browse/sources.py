@@ -40,18 +40,12 @@ class Sources:
     def read_ahead(self, key: ViewKey) -> None:
         """Begin reading the kept rows of the view about to open, while its screen is
         built: its pager's first look at the cache takes them (call from the event loop).
-        When there are none to draw first (no cache, or the read finds none this key may
-        see), its first page is asked of the server at once instead, and its pager's first
-        page takes the answer."""
+        Without a cache there are none to draw first: its first page is asked of the server
+        now instead, and its pager's first page takes the answer."""
         if self._cache is None:
-            self._ask_first(key)
+            self._current.ask_first(key.project_id, key.status, self._page_size)
         else:
-            self._kept.read_ahead(key.project_id, key.status, nothing=lambda: self._ask_first(key))
-
-    def _ask_first(self, key: ViewKey) -> None:
-        # The view's first page is asked: the parts the start's hold keeps waiting may ask.
-        self._current.release()
-        self._current.ask_first(key.project_id, key.status, self._page_size)
+            self._kept.read_ahead(key.project_id, key.status)
 
     async def read_ahead_done(self, within: float) -> None:
         """Wait for the kept rows `read_ahead` began reading, `within` seconds at most."""

@@ -167,17 +167,10 @@ class KeptCache:
         found = await asyncio.to_thread(read)
         return found if self.still_open(epoch) else shut
 
-    def read_ahead(
-        self,
-        project_id: str | None,
-        status: str | None,
-        nothing: Callable[[], object] | None = None,
-    ) -> None:
+    def read_ahead(self, project_id: str | None, status: str | None) -> None:
         """Begin reading a view's kept rows in a thread now (the view a screen opens on,
         while the screen is built): the first `view_now` of that view takes what it found.
-        `nothing` is called (on the event loop) when the read finds no rows to show: none
-        kept, or none this key may see yet. Once per run, and only with a cache; call it
-        from the event loop."""
+        Once per run, and only with a cache; call it from the event loop."""
         if self.cache is None or self._read_early:
             return
         self._read_early = True
@@ -198,18 +191,7 @@ class KeptCache:
 
             read = asyncio.ensure_future(asyncio.to_thread(known_then_view))
         read.add_done_callback(_retrieved)  # dropped unread: its failure is not "unseen"
-        epoch = self.epoch
-        if nothing is not None:
-
-            def found_none(done: asyncio.Future[CachedView | None]) -> None:
-                if done.cancelled() or done.exception() is not None:
-                    return
-                found = done.result()
-                if (found is None or not found.items) and self.still_open(epoch):
-                    nothing()
-
-            read.add_done_callback(found_none)
-        self._ahead = _ReadAhead((project_id, status), epoch, read)
+        self._ahead = _ReadAhead((project_id, status), self.epoch, read)
 
     async def read_ahead_done(self, within: float) -> None:
         """Wait for the read `read_ahead` began, `within` seconds at most (never raises)."""
