@@ -145,6 +145,15 @@ class NeverAnswers(httpx.AsyncBaseTransport):
         raise AssertionError("unreachable")
 
 
+def page_requests(server: DemoServer) -> list[dict[str, str]]:
+    """Queries of the listing requests for table pages (not the totals' limit=1 ones)."""
+    return [
+        r.query
+        for r in server.request_log
+        if r.path == "/v1/analyses" and r.query.get("limit") == "100"
+    ]
+
+
 def arrive(server: DemoServer, count: int) -> list[str]:
     """Let the server's live simulation run until at least `count` analyses arrived; their
     ids, newest first (as the server lists them)."""

@@ -7,16 +7,7 @@ from pathlib import Path
 from screen_analysis.api.models import Analysis, AnalysisStatus
 from screen_analysis.demo.runner import DemoServer
 
-from .conftest import answered, connection_to, make_app, settled, wait_until
-
-
-def page_requests(server: DemoServer) -> list[dict[str, str]]:
-    """Queries of the listing requests for table pages (not the limit=1 totals)."""
-    return [
-        r.query
-        for r in server.request_log
-        if r.path == "/v1/analyses" and r.query.get("limit") == "100"
-    ]
+from .conftest import answered, connection_to, make_app, page_requests, settled, wait_until
 
 
 async def test_pages_load_on_demand_each_cursor_once_and_stop_at_the_end(

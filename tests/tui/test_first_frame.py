@@ -28,21 +28,24 @@ from screen_analysis.tui.screens.main.screen import FIRST_ROWS_WAIT_S
 from screen_analysis.tui.widgets.project_sidebar import FOLD_BELOW, ProjectSidebar
 from screen_analysis.tui.widgets.table import AnalysesTable
 
-from .conftest import cache_at, connection_to, make_app, settled
+from .conftest import cache_at, connection_to, make_app, page_requests, settled
 
 
 class ClientsMade(list[ScreenAnalysisClient]):
-    """The clients an app made; for each, the rows its table held when it was made."""
+    """The clients an app made; for each, the rows its table held when it was made and
+    whether its main screen was mounted then."""
 
     def __init__(self) -> None:
         super().__init__()
         self.app: Any = None
         self.seen: list[int] = []
+        self.mounted: list[bool] = []
 
     def append(self, client: ScreenAnalysisClient) -> None:
         screen = self.app.screen if self.app is not None else None
-        rows = len(screen.table.items) if isinstance(screen, MainScreen) else 0
-        self.seen.append(rows)
+        mounted = isinstance(screen, MainScreen) and screen.is_mounted
+        self.mounted.append(mounted)
+        self.seen.append(len(screen.table.items) if mounted else 0)
         super().append(client)
 
 
@@ -87,20 +90,6 @@ async def test_no_part_builds_the_client_before_the_kept_rows_are_drawn(
     assert len(made) == 1 and made.seen[0] >= 100, made.seen
 
 
-class ScreenWhenMade(list[ScreenAnalysisClient]):
-    """The clients an app made; for each, whether its main screen was mounted then."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.app: Any = None
-        self.mounted: list[bool] = []
-
-    def append(self, client: ScreenAnalysisClient) -> None:
-        stack = self.app.screen_stack if self.app is not None else []
-        self.mounted.append(any(isinstance(s, MainScreen) and s.is_mounted for s in stack))
-        super().append(client)
-
-
 async def test_without_kept_rows_the_first_page_is_asked_while_the_screen_is_built(
     tmp_path: Path, fresh_demo_server: DemoServer
 ) -> None:
@@ -108,17 +97,13 @@ async def test_without_kept_rows_the_first_page_is_asked_while_the_screen_is_bui
     view's first page asked before the main screen is mounted, so the server works on it
     while the screen is built and drawn; the pager takes that answer (one first page
     asked, not two), and the rows are the view's."""
-    made = ScreenWhenMade()
+    made = ClientsMade()
     app = make_app(tmp_path, connection_to(fresh_demo_server), clients=made)
     made.app = app
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await settled(pilot)
         assert len(made) == 1 and made.mounted == [False], made.mounted
-        first = [
-            r.query
-            for r in fresh_demo_server.request_log
-            if r.path == "/v1/analyses" and r.query.get("limit") == "100"
-        ]
+        first = page_requests(fresh_demo_server)
         assert len(first) == 1 and "after" not in first[0] and "status" not in first[0]
         assert len(screen.table.items) == 100
 

@@ -19,7 +19,7 @@ from screen_analysis.demo.runner import DemoServer
 from screen_analysis.tui.widgets.table.render import heat_cell
 
 from ..conftest import Invoke, Serve, demo_config
-from .conftest import notes_of, settled, wait_until
+from .conftest import notes_of, page_requests, settled, wait_until
 
 CONFIG = """\
 # three views, and one that cannot be used
@@ -60,15 +60,6 @@ def app_with_views(tmp_path: Path, server: DemoServer, view: str | None = None) 
         state_path=tmp_path / "state.json", view=view, refresh_interval=0.0
     )
     return build_app(tmp_path, demo_connection(server), settings=settings)
-
-
-def page_requests(server: DemoServer) -> list[dict[str, str]]:
-    """The listing's table pages (not the totals' limit=1 requests)."""
-    return [
-        r.query
-        for r in server.request_log
-        if r.path == "/v1/analyses" and r.query.get("limit") == "100"
-    ]
 
 
 def checkout_match(item: object) -> bool:

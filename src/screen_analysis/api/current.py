@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from screen_analysis.api.models import AnalysisPage
 from screen_analysis.api.page_rows import MODEL_ROWS
-from screen_analysis.api.pagination import PageIterator, Walk
+from screen_analysis.api.pagination import PageIterator, Walk, seen_if_failed
 from screen_analysis.api.plain_address import read_plain
 
 if TYPE_CHECKING:
@@ -31,12 +31,6 @@ if TYPE_CHECKING:
 START_HOLD_S = 1.0
 
 ListingKey = tuple[str | None, str | None, int]  # a listing's project, status and page size
-
-
-def _retrieved(asked: asyncio.Future[AnalysisPage]) -> None:
-    """An early answer dropped unread: its failure is not "never retrieved"."""
-    if not asked.cancelled():
-        asked.exception()
 
 
 class NoClientError(RuntimeError):
@@ -107,7 +101,7 @@ class CurrentClient:
         asked first, or the client is replaced."""
         self._drop_early()
         asked = asyncio.get_running_loop().create_task(self._list(project_id, status, limit, None))
-        asked.add_done_callback(_retrieved)
+        asked.add_done_callback(seen_if_failed)
         self._early = ((project_id, status, limit), asked)
 
     def _take_early(self, key: ListingKey) -> asyncio.Task[AnalysisPage] | None:

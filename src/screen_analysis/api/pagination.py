@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Generic, Protocol, Self, TypeVar
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 from screen_analysis.api.errors import (
     EmptyPagesError,
@@ -106,6 +106,14 @@ class EmptyRun:
             )
 
 
+def seen_if_failed(ahead: asyncio.Future[Any]) -> None:
+    """Mark the failure of a request (or read) sent ahead as seen, whether or not anyone
+    reads it: asyncio then never reports it as "never retrieved". A done callback, or the
+    last word on one dropped unread."""
+    if not ahead.cancelled():
+        ahead.exception()
+
+
 class PageIterator(Generic[PageT]):
     """Async iterator over pages (models or raw), following `next_cursor`, guarded against loops.
 
@@ -176,8 +184,8 @@ class PageIterator(Generic[PageT]):
             ahead.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await ahead
-        elif ahead is not None and not ahead.cancelled():
-            ahead.exception()  # mark a failure of the unread request as seen
+        elif ahead is not None:
+            seen_if_failed(ahead)
 
     @property
     def loop_error(self) -> InvalidResponseError | None:

@@ -27,6 +27,7 @@ from typing import NamedTuple, Protocol, TypeVar
 
 from screen_analysis.api.errors import APIConnectionError, AuthenticationError
 from screen_analysis.api.models import Project
+from screen_analysis.api.pagination import seen_if_failed
 from screen_analysis.cache import CachedView, LocalCache
 from screen_analysis.cache.rows import skipped_words
 
@@ -44,11 +45,6 @@ class _ReadAhead(NamedTuple):
 def _settle(asking: asyncio.Future[bool], known: bool) -> None:
     if not asking.done():
         asking.set_result(known)
-
-
-def _retrieved(read: asyncio.Future[CachedView | None]) -> None:
-    if not read.cancelled():
-        read.exception()
 
 
 class KeyTrust(Protocol):
@@ -190,7 +186,7 @@ class KeptCache:
                 return cache.view(project_id, status) if known else None
 
             read = asyncio.ensure_future(asyncio.to_thread(known_then_view))
-        read.add_done_callback(_retrieved)  # dropped unread: its failure is not "unseen"
+        read.add_done_callback(seen_if_failed)  # dropped unread: its failure is not "unseen"
         self._ahead = _ReadAhead((project_id, status), self.epoch, read)
 
     async def read_ahead_done(self, within: float) -> None:
