@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 from rich.style import Style
 from textual.color import Color
+from textual.css.stylesheet import Stylesheet
 from textual.pilot import Pilot
 from textual.strip import Strip
 
@@ -61,6 +62,37 @@ async def test_the_config_theme_is_used(tmp_path: Path, demo_server: DemoServer)
         light = app.current_theme
         assert app.screen.styles.background == Color.parse(light.background or "")
         assert app.get_css_variables()["primary"] == Color.parse(light.primary).hex
+
+
+@pytest.mark.parametrize("name", [DEFAULT_THEME, HIGH_CONTRAST_THEME, LIGHT_THEME])
+async def test_the_start_theme_is_whole_and_parsed_once_when_it_keeps_the_ansi_colours(
+    tmp_path: Path, demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    reparses: list[str] = []
+    reparse = Stylesheet.reparse
+
+    def counted(sheet: Stylesheet) -> None:
+        reparses.append(name)
+        reparse(sheet)
+
+    monkeypatch.setattr(Stylesheet, "reparse", counted)
+    settings = Settings(theme=name, config_path=tmp_path / "config.toml")
+    app = app_with(tmp_path, demo_server, settings)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settled(pilot)
+        theme = app.current_theme
+        assert app.theme == name
+        assert app.has_class(f"-theme-{name}")
+        assert app.has_class("-dark-mode") is theme.dark
+        assert app.has_class("-light-mode") is not theme.dark
+        assert app.ansi_theme is (app.ansi_theme_dark if theme.dark else app.ansi_theme_light)
+        variables = app.get_css_variables()
+        assert variables["status-completed"] == theme.variables["status-completed"]
+        table = app.screen.query_one(AnalysesTable)
+        assert table.styles.background == Color.parse(variables["surface"])
+        # Textual starts dark: a dark theme is set without re-parsing the rules; a light one
+        # through Textual's setter, which re-parses them and changes the ANSI colours.
+        assert len(reparses) == (0 if theme.dark else 1)
 
 
 async def test_an_unknown_config_theme_falls_back_with_a_notice(

@@ -99,6 +99,7 @@ class ScreenAnalysisApp(ConnectingApp):
             image_cache=image_cache,
             open_cache=open_cache,
         )
+        ansi_dark = self.current_theme.dark  # which ANSI colours Textual set up
         self.themes_loaded = themes if themes is not None else load_themes(user_theme_dir())
         register_themes(self, self.themes_loaded.themes)
         self._theme_note = ""
@@ -106,11 +107,27 @@ class ScreenAnalysisApp(ConnectingApp):
         if wanted not in self.available_themes:
             self._theme_note = f"The theme {wanted!r} is not available; using {DEFAULT_THEME}."
             wanted = DEFAULT_THEME
-        self.theme = wanted
+        self._first_theme(wanted, ansi_dark=ansi_dark)
         known = remappable_ids() | self.own.ids
         self.keymap, self._keymap_problems = check_keymap(settings.keymap, known)
         self.set_keymap(self.keymap)
         self.palette_commands = palette_commands(self)
+
+    def _first_theme(self, name: str, *, ansi_dark: bool) -> None:
+        """Start in theme `name`. Setting `theme` schedules a re-parse of every style rule
+        and empties Textual's parse cache, so the rules read before the first frame would be
+        parsed three times (about 10 ms); nothing is styled yet, so when the theme keeps the
+        ANSI colours Textual chose (`ansi_dark`: a dark theme's or a light one's) it is set
+        as the setter would, without the re-parse: its class and the stylesheet's variables
+        (the dark or light mode class is already the theme's). A theme of the other kind goes
+        through the setter, which also changes the ANSI colours."""
+        theme = self.get_theme(name)
+        if theme is None or theme.dark != ansi_dark:
+            self.theme = name
+            return
+        self.set_reactive(ScreenAnalysisApp.theme, name)
+        self.set_class(True, f"-theme-{name}", update=False)
+        self.stylesheet.set_variables(self.get_css_variables())
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """The app's variables ($status-*, $score-*) derived from the current theme."""
