@@ -116,6 +116,7 @@ def time_to_bytes(
     stop: Callable[[subprocess.Popen[bytes]], None] = subprocess.Popen.kill,
     timeout_s: float | None = None,
     settle_s: float = 0.0,
+    seen: bytearray | None = None,
 ) -> tuple[float, float]:
     """(wall, CPU) seconds from spawning `argv` on a pseudo-terminal until it writes `needle`.
 
@@ -124,7 +125,8 @@ def time_to_bytes(
     app is let run that long after the needle (its output read) and then asked to quit
     (SIGTERM), so that what the server's answer brings is kept as a user's run keeps it: a
     kill at the needle can end the app before the local cache notes that the server took
-    the key, and the next start then shows none of the kept rows."""
+    the key, and the next start then shows none of the kept rows. `seen` receives what the
+    child wrote up to the needle."""
     master, slave = os.openpty()
     columns, lines = SCREEN
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
@@ -157,6 +159,8 @@ def time_to_bytes(
                 answered = True
             if needle in output[-(len(chunk) + len(needle)) :]:
                 wall = time.perf_counter() - start
+                if seen is not None:
+                    seen += output
                 break
         if settle_s > 0:
             _drain(master, time.perf_counter() + settle_s)

@@ -8,6 +8,7 @@ screen when pydantic was first imported."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -15,12 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from benchmarks import warm_start_trees
+from benchmarks import cold_start, warm_start_trees
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.current import CurrentClient
 from screen_analysis.cache import LocalCache
+from screen_analysis.cache.ahead import CacheAhead
 from screen_analysis.cache.kept import KeptCache
+from screen_analysis.config import Connection
 from screen_analysis.demo.runner import DemoServer
 from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.screens.main import screen as main_screen
@@ -28,7 +31,7 @@ from screen_analysis.tui.screens.main.screen import FIRST_ROWS_WAIT_S
 from screen_analysis.tui.widgets.project_sidebar import FOLD_BELOW, ProjectSidebar
 from screen_analysis.tui.widgets.table import AnalysesTable
 
-from .conftest import cache_at, connection_to, make_app, page_requests, settled
+from .conftest import cache_at, connection_to, make_app, page_requests, settled, wait_until
 
 
 class ClientsMade(list[ScreenAnalysisClient]):
@@ -336,3 +339,90 @@ async def test_the_first_frame_waits_a_moment_for_the_kept_rows(
         screen = await settled(pilot)
         assert len(screen.table.items) >= 100
     assert drawn[0] >= 100 if first == "rows" else drawn[0] == 0, drawn
+
+
+ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[=>]")
+
+
+def test_the_first_frame_on_a_terminal_already_holds_the_kept_rows(
+    tmp_path: Path, fresh_demo_server: DemoServer
+) -> None:
+    """A warm start in a real pseudo-terminal: nothing fills the screen before the frame
+    that holds the kept rows (the local cache opened while the app was imported, no empty
+    frame drawn while a thread opened it)."""
+    needle = cold_start.needle_for(fresh_demo_server.base_url, fresh_demo_server.api_key)
+    env = cold_start.child_env(fresh_demo_server.api_key, tmp_path)
+    env.pop("PYTHONPYCACHEPREFIX")
+    argv = cold_start.commands(fresh_demo_server.base_url, cache=True)["app"]
+    # The first start keeps the first page in the local cache (and quits as asked).
+    cold_start.time_to_bytes(argv, env, needle, settle_s=cold_start.WARM_UP_SETTLE_S)
+    seen = bytearray()
+    cold_start.time_to_bytes(argv, env, needle, seen=seen)
+    columns, lines = cold_start.SCREEN
+    before_rows = ESCAPES.sub(b"", bytes(seen[: seen.index(needle)]))
+    assert len(before_rows.decode(errors="replace")) < columns * lines, before_rows[:400]
+
+
+class CountedOpener:
+    """The app's cache opener on a file of the test's, noting each cache it opens and each
+    one closed."""
+
+    def __init__(self, path: Path) -> None:
+        self.open = cache_at(path)
+        self.made: list[LocalCache] = []
+        self.closed: list[LocalCache] = []
+
+    def __call__(self, connection: Connection) -> LocalCache:
+        cache = self.open(connection)
+        close = cache.close
+
+        def noted_close() -> None:
+            self.closed.append(cache)
+            close()
+
+        cache.close = noted_close  # type: ignore[method-assign]
+        self.made.append(cache)
+        return cache
+
+
+async def test_the_app_browses_with_the_cache_opened_ahead(
+    tmp_path: Path, demo_server: DemoServer
+) -> None:
+    connection = connection_to(demo_server)
+    opener = CountedOpener(tmp_path / "c.db")
+    ahead = CacheAhead.start(opener, connection)
+    app = make_app(tmp_path, connection, open_cache=opener, cache_ahead=ahead)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+        assert app.cache is ahead.opened.result() is opener.made[0]
+        assert len(opener.made) == 1  # not opened again
+    assert opener.closed == opener.made  # closed with the app
+
+
+async def test_a_cache_opened_ahead_for_another_server_is_closed_unused(
+    tmp_path: Path, demo_server: DemoServer
+) -> None:
+    connection = connection_to(demo_server)
+    other = Connection("https://api.example.com", connection.api_key, key_source="env")
+    opener = CountedOpener(tmp_path / "c.db")
+    ahead = CacheAhead.start(opener, other)
+    app = make_app(tmp_path, connection, open_cache=opener, cache_ahead=ahead)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
+        unused, used = opener.made
+        assert app.cache is used
+        assert opener.closed == [unused]
+    assert opener.closed == [unused, used]
+
+
+async def test_a_cache_opened_ahead_is_closed_when_the_app_ends_without_browsing(
+    tmp_path: Path, demo_server: DemoServer
+) -> None:
+    connection = connection_to(demo_server)
+    opener = CountedOpener(tmp_path / "c.db")
+    ahead = CacheAhead.start(opener, connection)
+    app = make_app(tmp_path, None, open_cache=opener, cache_ahead=ahead)  # the welcome
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "WelcomeScreen")
+    ahead.opened.result()
+    assert opener.closed == opener.made != []

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from screen_analysis.auth.key_check import ClientFactory
     from screen_analysis.auth.keystore import KeyStore
     from screen_analysis.cache import LocalCache
+    from screen_analysis.cache.ahead import CacheAhead
+    from screen_analysis.tui.app import ScreenAnalysisApp
     from screen_analysis.tui.graphics import Graphics
     from screen_analysis.tui.sign_in import SaveKey
     from screen_analysis.tui.themes import ThemeLoad
@@ -100,6 +102,18 @@ def cache_opener(settings: Settings) -> Callable[[Connection], LocalCache] | Non
     return open_cache
 
 
+def cache_ahead(
+    open_cache: Callable[[Connection], LocalCache] | None, start: Connection | NotConnected
+) -> CacheAhead | None:
+    """The local cache of the connection the app starts with, being opened; None when
+    there is no cache or no connection yet."""
+    if open_cache is None or not isinstance(start, Connection):
+        return None
+    from screen_analysis.cache.ahead import CacheAhead
+
+    return CacheAhead.start(open_cache, start)
+
+
 def launch_app(
     settings: Settings,
     start: Connection | NotConnected,
@@ -109,6 +123,29 @@ def launch_app(
     make_client: ClientFactory,
 ) -> None:
     """Run the app until the user quits; exit code 0 on `q`."""
+    open_cache = cache_opener(settings)
+    # The start's local cache opens in a thread while the app's modules are imported.
+    ahead = cache_ahead(open_cache, start)
+    try:
+        app = _run(settings, start, themes, start_demo, make_client, open_cache, ahead)
+    finally:
+        if ahead is not None:  # not taken when the app ended before it browsed (or failed)
+            ahead.discard()
+    code = app.return_code or 0
+    if code:
+        raise SystemExit(code)
+
+
+def _run(
+    settings: Settings,
+    start: Connection | NotConnected,
+    themes: ThemeLoad,
+    start_demo: Callable[[], Connection],
+    make_client: ClientFactory,
+    open_cache: Callable[[Connection], LocalCache] | None,
+    ahead: CacheAhead | None,
+) -> ScreenAnalysisApp:
+    """Build the app and run it until it ends."""
     from screen_analysis import collector
     from screen_analysis.images.disk import DiskCache
     from screen_analysis.tui.app import ScreenAnalysisApp
@@ -129,9 +166,8 @@ def launch_app(
         themes=themes,
         graphics=graphics,
         image_cache=DiskCache() if graphics.enabled else None,
-        open_cache=cache_opener(settings),
+        open_cache=open_cache,
+        cache_ahead=ahead,
     )
     run_until_ended(app)  # SIGTERM and SIGHUP end it as `q` does (tui/signals.py)
-    code = app.return_code or 0
-    if code:
-        raise SystemExit(code)
+    return app

@@ -42,6 +42,7 @@ from screen_analysis.tui.widgets.table import AnalysesTable
 if TYPE_CHECKING:
     # The help and theme screens are imported when first opened.
     from screen_analysis.cache import LocalCache
+    from screen_analysis.cache.ahead import CacheAhead
     from screen_analysis.images.disk import DiskCache
     from screen_analysis.tui.sign_in import SaveKey
 
@@ -80,12 +81,14 @@ class ScreenAnalysisApp(ConnectingApp):
         graphics: Graphics | None = None,
         image_cache: DiskCache | None = None,
         open_cache: Callable[[Connection], LocalCache] | None = None,
+        cache_ahead: CacheAhead | None = None,
     ) -> None:
         """Remember what to connect to; nothing is opened before mount.
 
         `themes` are the loaded theme files (None: load the shipped and the user's now);
         `graphics` how images are drawn (None: not at all), `image_cache` where they are kept;
-        `open_cache` opens the local cache of a connection (None: no local cache).
+        `open_cache` opens the local cache of a connection (None: no local cache),
+        `cache_ahead` is the start connection's, being opened already.
         """
         super().__init__(
             settings,
@@ -98,6 +101,7 @@ class ScreenAnalysisApp(ConnectingApp):
             graphics=graphics,
             image_cache=image_cache,
             open_cache=open_cache,
+            cache_ahead=cache_ahead,
         )
         ansi_dark = self.current_theme.dark  # which ANSI colours Textual set up
         self.themes_loaded = themes if themes is not None else load_themes(user_theme_dir())

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     # The sign-in screens are imported when first opened.
     from screen_analysis.api.client import ScreenAnalysisClient
     from screen_analysis.cache import LocalCache
+    from screen_analysis.cache.ahead import CacheAhead
     from screen_analysis.images.disk import DiskCache
     from screen_analysis.tui.profile_switch import ProfileSwitcher
     from screen_analysis.tui.screens.login import LoginScreen
@@ -62,11 +63,14 @@ class ConnectingApp(CrashReportWithoutLocals[int]):
         graphics: Graphics | None = None,
         image_cache: DiskCache | None = None,
         open_cache: Callable[[Connection], LocalCache] | None = None,
+        cache_ahead: CacheAhead | None = None,
     ) -> None:
         """Remember what to connect to; nothing is opened before mount.
 
         `graphics` how images are drawn (None: not at all), `image_cache` where they are
-        kept; `open_cache` opens the local cache of a connection (None: no local cache).
+        kept; `open_cache` opens the local cache of a connection (None: no local cache);
+        `cache_ahead` is the start connection's, which the composition root began to open
+        while the app was imported.
         """
         super().__init__()
         self.settings = settings
@@ -80,6 +84,7 @@ class ConnectingApp(CrashReportWithoutLocals[int]):
         self.save_key = save_key
         self.make_client = make_client
         self.open_cache = open_cache
+        self.cache_ahead = cache_ahead
         self.cache: LocalCache | None = None
         self.current = CurrentClient()
         self.previews = ImagePreviews.made(graphics or Graphics(), image_cache, self.current)
@@ -89,6 +94,8 @@ class ConnectingApp(CrashReportWithoutLocals[int]):
         """Close the client's connections and the local cache (its writes finished)."""
         await self.current.swap(None)
         await self._swap_cache(None)
+        if self.cache_ahead is not None:  # the app ended before it browsed
+            await asyncio.to_thread(self.cache_ahead.discard)
 
     async def connect_at_start(self) -> None:
         """Browse the connection the app was built with; without one, the login screen
@@ -109,13 +116,24 @@ class ConnectingApp(CrashReportWithoutLocals[int]):
 
     async def _swap_cache(self, connection: Connection | None) -> LocalCache | None:
         """Close the cache in use and open the one of `connection` (off the event loop);
-        its problem, if any, is said once."""
+        its problem, if any, is said once. The start connection's, opened ahead, is taken
+        without a wait when it is open: the main screen follows at once, with no empty
+        frame drawn while a thread opens the file."""
         old, self.cache = self.cache, None
         if old is not None:
             await asyncio.to_thread(old.close)
         if connection is None or self.open_cache is None:
             return None
-        self.cache = await asyncio.to_thread(self.open_cache, connection)
+        ahead, self.cache_ahead = self.cache_ahead, None
+        opening = None if ahead is None else ahead.take(connection)
+        if ahead is not None and opening is None:
+            await asyncio.to_thread(ahead.discard)
+        if opening is None:
+            self.cache = await asyncio.to_thread(self.open_cache, connection)
+        elif opening.done():
+            self.cache = opening.result()
+        else:
+            self.cache = await asyncio.wrap_future(opening)
         if self.cache.warning:
             self.notify(clean(self.cache.warning), severity="warning", timeout=12, markup=False)
         return self.cache
