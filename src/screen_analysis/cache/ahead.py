@@ -35,9 +35,7 @@ class CacheAhead:
         whole before the interpreter exits)."""
         opened: Future[LocalCache] = Future()
 
-        def run() -> None:
-            if not opened.set_running_or_notify_cancel():
-                return
+        def run() -> None:  # nothing cancels it: it is taken or discarded
             try:
                 opened.set_result(open_cache(key))
             except BaseException as error:  # given to whoever takes it, as the opener raised it
@@ -62,5 +60,5 @@ class CacheAhead:
 
 
 def _close_unused(opened: Future[LocalCache]) -> None:
-    if not opened.cancelled() and opened.exception() is None:
+    if opened.exception() is None:  # a failed opening left nothing open
         opened.result().close()
