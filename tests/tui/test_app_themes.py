@@ -82,7 +82,6 @@ async def test_the_start_theme_is_whole_and_parsed_once_when_it_keeps_the_ansi_c
         await settled(pilot)
         theme = app.current_theme
         assert app.theme == name
-        assert app.has_class(f"-theme-{name}")
         assert app.has_class("-dark-mode") is theme.dark
         assert app.has_class("-light-mode") is not theme.dark
         assert app.ansi_theme is (app.ansi_theme_dark if theme.dark else app.ansi_theme_light)
@@ -90,9 +89,32 @@ async def test_the_start_theme_is_whole_and_parsed_once_when_it_keeps_the_ansi_c
         assert variables["status-completed"] == theme.variables["status-completed"]
         table = app.screen.query_one(AnalysesTable)
         assert table.styles.background == Color.parse(variables["surface"])
-        # Textual starts dark: a dark theme is set without re-parsing the rules; a light one
-        # through Textual's setter, which re-parses them and changes the ANSI colours.
+        # Textual starts dark: a dark theme is set without re-parsing the rules, with the
+        # class Textual's setter gives it (since Textual 8.1); a light one through the
+        # setter, which re-parses them and changes the ANSI colours.
         assert len(reparses) == (0 if theme.dark else 1)
+        assert app.has_class(f"-theme-{name}") or not theme.dark
+
+
+async def test_a_textual_theme_at_start_goes_through_textual_s_setter(
+    tmp_path: Path, demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reparses: list[None] = []
+    reparse = Stylesheet.reparse
+
+    def counted(sheet: Stylesheet) -> None:
+        reparses.append(None)
+        reparse(sheet)
+
+    monkeypatch.setattr(Stylesheet, "reparse", counted)
+    settings = Settings(theme="nord", config_path=tmp_path / "config.toml")
+    app = app_with(tmp_path, demo_server, settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        assert app.theme == "nord"  # dark, as Textual starts, but Textual's own
+        assert reparses == [None]  # so all its setter does is done
+        primary = app.get_css_variables()["primary"]
+        assert primary == Color.parse(app.current_theme.primary).hex
 
 
 async def test_an_unknown_config_theme_falls_back_with_a_notice(

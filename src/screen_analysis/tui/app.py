@@ -121,13 +121,15 @@ class ScreenAnalysisApp(ConnectingApp):
         """Start in theme `name`. Setting `theme` schedules a re-parse of every style rule
         read so far, in a stylesheet of its own, and empties Textual's parse cache, so those
         rules are parsed twice before the first frame (about 5 ms). Nothing is styled yet:
-        when the theme keeps the ANSI colours Textual chose (`ansi_dark`: a dark theme's or
-        a light one's), it is set as the setter would, without the re-parse: its class and
-        the stylesheet's variables (the dark or light mode class is already the theme's). A
-        theme of the other kind goes through the setter, which also changes the ANSI
-        colours."""
+        a theme from a theme file (shipped or the user's) that keeps the ANSI colours
+        Textual chose (`ansi_dark`: a dark theme's or a light one's) is set as the setter
+        would, without the re-parse: its class and the stylesheet's variables (the dark or
+        light mode class is already the theme's). Any other theme goes through the setter:
+        a light one also changes the ANSI colours, and Textual's own themes may need more
+        of Textual (its ANSI theme does)."""
         theme = self.get_theme(name)
-        if theme is None or theme.dark != ansi_dark:
+        ours = name in self.themes_loaded.names
+        if theme is None or not ours or theme.dark != ansi_dark:
             self.theme = name
             return
         self.set_reactive(ScreenAnalysisApp.theme, name)
