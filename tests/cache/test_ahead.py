@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests.support.caches import NotedCaches
 
 from screen_analysis.cache import CacheScope, LocalCache
 from screen_analysis.cache.ahead import CacheAhead
@@ -16,30 +17,20 @@ from screen_analysis.cache.ahead import CacheAhead
 WAIT_S = 30.0  # a hang guard: every wait below ends as soon as its thread is done
 
 
-class Opener:
-    """Opens real caches on one file, noting the thread that opened each and each close."""
+class Opener(NotedCaches[str]):
+    """Opens real caches on one file, noting the thread that opened each and each close;
+    held while `hold` is clear."""
 
     def __init__(self, path: Path) -> None:
-        self.path = path
-        self.made: list[LocalCache] = []
+        super().__init__(lambda key: LocalCache(CacheScope(key, ""), path=path))
         self.threads: list[str] = []
-        self.closed: list[LocalCache] = []
         self.hold = threading.Event()
         self.hold.set()
 
     def __call__(self, key: str) -> LocalCache:
         assert self.hold.wait(WAIT_S)
         self.threads.append(threading.current_thread().name)
-        cache = LocalCache(CacheScope(key, ""), path=self.path)
-        close = cache.close
-
-        def noted_close() -> None:
-            self.closed.append(cache)
-            close()
-
-        cache.close = noted_close  # type: ignore[method-assign]
-        self.made.append(cache)
-        return cache
+        return super().__call__(key)
 
 
 @pytest.fixture

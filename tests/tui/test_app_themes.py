@@ -64,18 +64,25 @@ async def test_the_config_theme_is_used(tmp_path: Path, demo_server: DemoServer)
         assert app.get_css_variables()["primary"] == Color.parse(light.primary).hex
 
 
-@pytest.mark.parametrize("name", [DEFAULT_THEME, HIGH_CONTRAST_THEME, LIGHT_THEME])
-async def test_the_start_theme_is_whole_and_parsed_once_when_it_keeps_the_ansi_colours(
-    tmp_path: Path, demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch, name: str
-) -> None:
-    reparses: list[str] = []
+@pytest.fixture
+def reparses(monkeypatch: pytest.MonkeyPatch) -> list[Stylesheet]:
+    """Each re-parse of every style rule (`Stylesheet.reparse`, which setting a theme
+    schedules), noted by its stylesheet."""
+    noted: list[Stylesheet] = []
     reparse = Stylesheet.reparse
 
     def counted(sheet: Stylesheet) -> None:
-        reparses.append(name)
+        noted.append(sheet)
         reparse(sheet)
 
     monkeypatch.setattr(Stylesheet, "reparse", counted)
+    return noted
+
+
+@pytest.mark.parametrize("name", [DEFAULT_THEME, HIGH_CONTRAST_THEME, LIGHT_THEME])
+async def test_the_start_theme_is_whole_and_parsed_once_when_it_keeps_the_ansi_colours(
+    tmp_path: Path, demo_server: DemoServer, reparses: list[Stylesheet], name: str
+) -> None:
     settings = Settings(theme=name, config_path=tmp_path / "config.toml")
     app = app_with(tmp_path, demo_server, settings)
     async with app.run_test(size=(120, 30)) as pilot:
@@ -97,22 +104,14 @@ async def test_the_start_theme_is_whole_and_parsed_once_when_it_keeps_the_ansi_c
 
 
 async def test_a_textual_theme_at_start_goes_through_textual_s_setter(
-    tmp_path: Path, demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, demo_server: DemoServer, reparses: list[Stylesheet]
 ) -> None:
-    reparses: list[None] = []
-    reparse = Stylesheet.reparse
-
-    def counted(sheet: Stylesheet) -> None:
-        reparses.append(None)
-        reparse(sheet)
-
-    monkeypatch.setattr(Stylesheet, "reparse", counted)
     settings = Settings(theme="nord", config_path=tmp_path / "config.toml")
     app = app_with(tmp_path, demo_server, settings)
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
         assert app.theme == "nord"  # dark, as Textual starts, but Textual's own
-        assert reparses == [None]  # so all its setter does is done
+        assert len(reparses) == 1  # so all its setter does is done
         primary = app.get_css_variables()["primary"]
         assert primary == Color.parse(app.current_theme.primary).hex
 

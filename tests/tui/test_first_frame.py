@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from benchmarks import cold_start, warm_start_trees
+from tests.support.caches import NotedCaches
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.current import CurrentClient
@@ -25,6 +26,7 @@ from screen_analysis.cache.ahead import CacheAhead
 from screen_analysis.cache.kept import KeptCache
 from screen_analysis.config import Connection
 from screen_analysis.demo.runner import DemoServer
+from screen_analysis.tui.app import ScreenAnalysisApp
 from screen_analysis.tui.screens.main import MainScreen
 from screen_analysis.tui.screens.main import screen as main_screen
 from screen_analysis.tui.screens.main.screen import FIRST_ROWS_WAIT_S
@@ -363,35 +365,21 @@ def test_the_first_frame_on_a_terminal_already_holds_the_kept_rows(
     assert len(before_rows.decode(errors="replace")) < columns * lines, before_rows[:400]
 
 
-class CountedOpener:
-    """The app's cache opener on a file of the test's, noting each cache it opens and each
-    one closed."""
-
-    def __init__(self, path: Path) -> None:
-        self.open = cache_at(path)
-        self.made: list[LocalCache] = []
-        self.closed: list[LocalCache] = []
-
-    def __call__(self, connection: Connection) -> LocalCache:
-        cache = self.open(connection)
-        close = cache.close
-
-        def noted_close() -> None:
-            self.closed.append(cache)
-            close()
-
-        cache.close = noted_close  # type: ignore[method-assign]
-        self.made.append(cache)
-        return cache
+def app_with_cache_ahead(
+    folder: Path, start: Connection | None, ahead_for: Connection
+) -> tuple[ScreenAnalysisApp, NotedCaches[Connection], CacheAhead]:
+    """The app starting on `start`, given the cache of `ahead_for` being opened ahead, its
+    opener noting each cache it opens and each one closed."""
+    opener = NotedCaches(cache_at(folder / "c.db"))
+    ahead = CacheAhead.start(opener, ahead_for)
+    return make_app(folder, start, open_cache=opener, cache_ahead=ahead), opener, ahead
 
 
 async def test_the_app_browses_with_the_cache_opened_ahead(
     tmp_path: Path, demo_server: DemoServer
 ) -> None:
     connection = connection_to(demo_server)
-    opener = CountedOpener(tmp_path / "c.db")
-    ahead = CacheAhead.start(opener, connection)
-    app = make_app(tmp_path, connection, open_cache=opener, cache_ahead=ahead)
+    app, opener, ahead = app_with_cache_ahead(tmp_path, connection, connection)
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(pilot)
         assert app.cache is ahead.opened.result() is opener.made[0]
@@ -404,9 +392,7 @@ async def test_a_cache_opened_ahead_for_another_server_is_closed_unused(
 ) -> None:
     connection = connection_to(demo_server)
     other = Connection("https://api.example.com", connection.api_key, key_source="env")
-    opener = CountedOpener(tmp_path / "c.db")
-    ahead = CacheAhead.start(opener, other)
-    app = make_app(tmp_path, connection, open_cache=opener, cache_ahead=ahead)
+    app, opener, _ahead = app_with_cache_ahead(tmp_path, connection, other)
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(pilot)
         unused, used = opener.made
@@ -419,9 +405,7 @@ async def test_a_cache_opened_ahead_is_closed_when_the_app_ends_without_browsing
     tmp_path: Path, demo_server: DemoServer
 ) -> None:
     connection = connection_to(demo_server)
-    opener = CountedOpener(tmp_path / "c.db")
-    ahead = CacheAhead.start(opener, connection)
-    app = make_app(tmp_path, None, open_cache=opener, cache_ahead=ahead)  # the welcome
+    app, opener, ahead = app_with_cache_ahead(tmp_path, None, connection)  # the welcome
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: type(app.screen).__name__ == "WelcomeScreen")
     ahead.opened.result()
