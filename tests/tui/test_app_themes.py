@@ -97,7 +97,7 @@ async def test_the_start_theme_is_whole_and_parsed_once_when_it_keeps_the_ansi_c
         table = app.screen.query_one(AnalysesTable)
         assert table.styles.background == Color.parse(variables["surface"])
         # Textual starts dark: a dark theme is set without re-parsing the rules, with the
-        # class Textual's setter gives it (since Textual 8.1); a light one through the
+        # class the locked Textual's setter gives it (8.0's gives none); a light one through the
         # setter, which re-parses them and changes the ANSI colours.
         assert len(reparses) == (0 if theme.dark else 1)
         assert app.has_class(f"-theme-{name}") or not theme.dark
