@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.support.caches import NotedCaches
+from tests.support.caches import NotedCaches, callbacks_done
 
 from screen_analysis.cache import CacheScope, LocalCache
 from screen_analysis.cache.ahead import CacheAhead
@@ -60,7 +60,7 @@ def test_another_key_takes_nothing_and_the_discarded_cache_is_closed(opener: Ope
     assert ahead.take("https://api.example.com") is None
     ahead.discard()
     assert ahead.take("demo") is None  # discarded: not taken later either
-    ahead.opened.result(WAIT_S)
+    callbacks_done(ahead)
     assert opener.closed == opener.made != []
 
 
@@ -69,10 +69,8 @@ def test_a_cache_discarded_while_opening_is_closed_once_open(opener: Opener) -> 
     ahead = CacheAhead.start(opener, "demo")
     ahead.discard()
     assert opener.closed == []
-    done = threading.Event()
-    ahead.opened.add_done_callback(lambda _opened: done.set())
     opener.hold.set()
-    assert done.wait(WAIT_S)
+    callbacks_done(ahead)
     assert opener.closed == opener.made != []
 
 

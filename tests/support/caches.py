@@ -1,12 +1,15 @@
 """Local caches opened by a test's opener that note each close (`NotedCaches`), for tests
-of who closes a cache, and when."""
+of who closes a cache, and when; `callbacks_done` waits for what a cache opened ahead does
+once it is open."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from screen_analysis.cache import LocalCache
+from screen_analysis.cache.ahead import CacheAhead
 
 K = TypeVar("K")
 
@@ -31,3 +34,11 @@ class NotedCaches(Generic[K]):
         cache.close = noted_close  # type: ignore[method-assign]
         self.made.append(cache)
         return cache
+
+
+def callbacks_done(ahead: CacheAhead, timeout_s: float = 30.0) -> None:
+    """Wait until the callbacks added to `ahead`'s opening so far have run (its `result`
+    can return before they do, in the thread that opened it)."""
+    done = threading.Event()
+    ahead.opened.add_done_callback(lambda _opened: done.set())
+    assert done.wait(timeout_s)

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from benchmarks import cold_start, warm_start_trees
-from tests.support.caches import NotedCaches
+from tests.support.caches import NotedCaches, callbacks_done
 
 from screen_analysis.api.client import ScreenAnalysisClient
 from screen_analysis.api.current import CurrentClient
@@ -392,9 +392,10 @@ async def test_a_cache_opened_ahead_for_another_server_is_closed_unused(
 ) -> None:
     connection = connection_to(demo_server)
     other = Connection("https://api.example.com", connection.api_key, key_source="env")
-    app, opener, _ahead = app_with_cache_ahead(tmp_path, connection, other)
+    app, opener, ahead = app_with_cache_ahead(tmp_path, connection, other)
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(pilot)
+        callbacks_done(ahead)
         unused, used = opener.made
         assert app.cache is used
         assert opener.closed == [unused]
@@ -408,5 +409,5 @@ async def test_a_cache_opened_ahead_is_closed_when_the_app_ends_without_browsing
     app, opener, ahead = app_with_cache_ahead(tmp_path, None, connection)  # the welcome
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: type(app.screen).__name__ == "WelcomeScreen")
-    ahead.opened.result()
+    callbacks_done(ahead)
     assert opener.closed == opener.made != []

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from screen_analysis.auth.keystore import KeyStore
     from screen_analysis.cache import LocalCache
     from screen_analysis.cache.ahead import CacheAhead
-    from screen_analysis.tui.app import ScreenAnalysisApp
     from screen_analysis.tui.graphics import Graphics
     from screen_analysis.tui.sign_in import SaveKey
     from screen_analysis.tui.themes import ThemeLoad
@@ -127,47 +126,33 @@ def launch_app(
     # The start's local cache opens in a thread while the app's modules are imported.
     ahead = cache_ahead(open_cache, start)
     try:
-        app = _run(settings, start, themes, start_demo, make_client, open_cache, ahead)
+        from screen_analysis import collector
+        from screen_analysis.images.disk import DiskCache
+        from screen_analysis.tui.app import ScreenAnalysisApp
+        from screen_analysis.tui.signals import run_until_ended
+
+        collector.release()  # the app's modules are imported and nothing of it is built yet
+        graphics = image_graphics(settings)  # before the app owns the terminal
+        remembered = RememberedProjects(settings.state_path)
+        if remembered.problem:
+            click.echo(f"Warning: {remembered.problem}", err=True)
+        app = ScreenAnalysisApp(
+            settings=settings,
+            connection=start,
+            remembered=remembered,
+            start_demo=start_demo,
+            save_key=keyring_saver(),
+            make_client=make_client,
+            themes=themes,
+            graphics=graphics,
+            image_cache=DiskCache() if graphics.enabled else None,
+            open_cache=open_cache,
+            cache_ahead=ahead,
+        )
+        run_until_ended(app)  # SIGTERM and SIGHUP end it as `q` does (tui/signals.py)
     finally:
         if ahead is not None:  # not taken when the app ended before it browsed (or failed)
             ahead.discard()
     code = app.return_code or 0
     if code:
         raise SystemExit(code)
-
-
-def _run(
-    settings: Settings,
-    start: Connection | NotConnected,
-    themes: ThemeLoad,
-    start_demo: Callable[[], Connection],
-    make_client: ClientFactory,
-    open_cache: Callable[[Connection], LocalCache] | None,
-    ahead: CacheAhead | None,
-) -> ScreenAnalysisApp:
-    """Build the app and run it until it ends."""
-    from screen_analysis import collector
-    from screen_analysis.images.disk import DiskCache
-    from screen_analysis.tui.app import ScreenAnalysisApp
-    from screen_analysis.tui.signals import run_until_ended
-
-    collector.release()  # the app's modules are imported and nothing of it is built yet
-    graphics = image_graphics(settings)  # before the app owns the terminal
-    remembered = RememberedProjects(settings.state_path)
-    if remembered.problem:
-        click.echo(f"Warning: {remembered.problem}", err=True)
-    app = ScreenAnalysisApp(
-        settings=settings,
-        connection=start,
-        remembered=remembered,
-        start_demo=start_demo,
-        save_key=keyring_saver(),
-        make_client=make_client,
-        themes=themes,
-        graphics=graphics,
-        image_cache=DiskCache() if graphics.enabled else None,
-        open_cache=open_cache,
-        cache_ahead=ahead,
-    )
-    run_until_ended(app)  # SIGTERM and SIGHUP end it as `q` does (tui/signals.py)
-    return app

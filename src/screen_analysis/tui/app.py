@@ -127,9 +127,7 @@ class ScreenAnalysisApp(ConnectingApp):
         light mode class is already the theme's). Any other theme goes through the setter:
         a light one also changes the ANSI colours, and Textual's own themes may need more
         of Textual (its ANSI theme does)."""
-        theme = self.get_theme(name)
-        ours = name in self.themes_loaded.names
-        if theme is None or not ours or theme.dark != ansi_dark:
+        if name not in self.themes_loaded.names or self.available_themes[name].dark != ansi_dark:
             self.theme = name
             return
         self.set_reactive(ScreenAnalysisApp.theme, name)

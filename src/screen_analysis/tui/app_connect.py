@@ -126,14 +126,12 @@ class ConnectingApp(CrashReportWithoutLocals[int]):
             return None
         ahead, self.cache_ahead = self.cache_ahead, None
         opening = None if ahead is None else ahead.take(connection)
-        if ahead is not None and opening is None:
-            await asyncio.to_thread(ahead.discard)
-        if opening is None:
-            self.cache = await asyncio.to_thread(self.open_cache, connection)
-        elif opening.done():
-            self.cache = opening.result()
+        if opening is not None:
+            self.cache = opening.result() if opening.done() else await asyncio.wrap_future(opening)
         else:
-            self.cache = await asyncio.wrap_future(opening)
+            if ahead is not None:  # another connection's
+                await asyncio.to_thread(ahead.discard)
+            self.cache = await asyncio.to_thread(self.open_cache, connection)
         if self.cache.warning:
             self.notify(clean(self.cache.warning), severity="warning", timeout=12, markup=False)
         return self.cache
