@@ -10,12 +10,20 @@ from typing import Any
 from textual.pilot import Pilot
 
 
-async def wait_until(pilot: Pilot[Any], check: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Let the app run until `check()` holds."""
+async def wait_until(
+    pilot: Pilot[Any],
+    check: Callable[[], bool],
+    timeout: float = 10.0,
+    *,
+    seen: Callable[[], object] | None = None,
+) -> None:
+    """Let the app run until `check()` holds; on a time-out, the message holds `seen()`
+    (what the app showed instead), when given."""
     deadline = time.monotonic() + timeout
     while not check():
         if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for the app")
+            shown = f": {seen()!r}" if seen is not None else ""
+            raise AssertionError(f"timed out waiting for the app{shown}")
         await pilot.pause(0.02)
 
 

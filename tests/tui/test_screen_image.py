@@ -86,12 +86,31 @@ async def test_holding_down_fetches_only_where_the_cursor_stops(
         await wait_until(pilot, lambda: painted(screen.detail))
         before = len(image_requests(fresh_demo_server))
         stalls = await hold_down(pilot, 60)
-        item = screen.table.highlighted_item
         image = screen.detail.query_one(ScreenImage)
+
+        def stopped_and_painted() -> bool:
+            # the row and its analysis read at each look, not once after the last key
+            item = screen.table.highlighted_item
+            return screen.table.cursor_row == 60 and (
+                item is not None and image.painted_url == item.image_url
+            )
+
+        def seen() -> dict[str, object]:
+            item = screen.table.highlighted_item
+            return {
+                "row": screen.table.cursor_row,
+                "wanted": item.image_url if item is not None else None,
+                "painted": image.painted_url,
+                "note": note(screen.detail),
+                "asked": image_requests(fresh_demo_server)[before:],
+                "in flight": fresh_demo_server.requests_in_flight,
+            }
+
         # a deadline, not a timing: sixty keys' rows and the image decode on a crowded machine
-        await wait_until(pilot, lambda: image.painted_url == item.image_url, timeout=30)
+        await wait_until(pilot, stopped_and_painted, timeout=30, seen=seen)
         await answered(pilot, fresh_demo_server)
-        assert screen.table.cursor_row == 60
+        item = screen.table.highlighted_item
+        assert item is not None
         during = image_requests(fresh_demo_server)[before:]
         # One, where the cursor stopped, and one more only per stall the keys saw: the
         # bound follows what this run's loop did, not a guess about the machine.
