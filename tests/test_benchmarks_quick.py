@@ -17,6 +17,7 @@ from benchmarks import (
     memory,
     overview,
     scroll_stall,
+    start_work,
     table_append,
 )
 from benchmarks.server_process import ServerProcess
@@ -83,6 +84,16 @@ def test_the_starts_against_their_floors_give_their_figures() -> None:
     for figures in (report["warm"], report["cold"]):
         assert len(figures["pair_ratios"]) == 1 and figures["ratio"] > 0
     assert len(floor.summary_rows(report)) == 2
+
+
+def test_the_start_s_own_work_is_told_by_kind() -> None:
+    medians = start_work.run(repeats=1)["medians"]
+    assert medians["own_modules"] > 100  # the app's modules were imported, up to App.run
+    for counted in ("NamedTuple_classes", "Textual_classes", "dataclasses", "regexes"):
+        assert medians[counted] > 0, medians
+    # Class statements and the dataclass decorators that follow them do not overlap.
+    parts = sum(medians[f"{kind}_ms"] for kind in start_work.KINDS) + medians["dataclass_ms"]
+    assert 0 < parts < medians["total_ms"], medians
 
 
 def test_a_warm_up_leaves_the_app_a_warm_start_of_kept_rows(tmp_path: Path) -> None:
