@@ -61,7 +61,9 @@ def needle_for(base_url: str, api_key: str) -> bytes:
     response.raise_for_status()
     labels = [str(row.get("label") or "")[:NEEDLE_CHARS] for row in response.json()["data"]]
     # The detail pane shows the first row's label: look for another row's.
-    return next(label for label in labels[1:] if len(label) == NEEDLE_CHARS != labels[0]).encode()
+    return next(
+        label for label in labels[1:] if len(label) == NEEDLE_CHARS and label != labels[0]
+    ).encode()
 
 
 def child_env(api_key: str, home: Path) -> dict[str, str]:

@@ -154,24 +154,6 @@ def measure_in_this_process(base_url: str) -> dict[str, Any]:
     return figures
 
 
-def child_env(home: Path, src: str | None) -> dict[str, str]:
-    """A fresh home and a fake key (nothing before `App.run` asks the server)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TEXTUAL", "SCREEN_ANALYSIS"))}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env.update(
-        SCREEN_ANALYSIS_API_KEY=FAKE_KEY,
-        TERM="xterm-256color",
-        XDG_CONFIG_HOME=str(home / "config"),
-        XDG_DATA_HOME=str(home / "data"),
-        XDG_STATE_HOME=str(home / "state"),
-        XDG_CACHE_HOME=str(home / "cache"),
-        PYTHONPYCACHEPREFIX=str(home / "pycache"),
-    )
-    if src is not None:
-        env["PYTHONPATH"] = os.pathsep.join([src, str(ROOT)])
-    return env
-
-
 def one_run(env: dict[str, str]) -> dict[str, Any]:
     """The figures of one fresh process."""
     done = subprocess.run(
@@ -191,8 +173,13 @@ def one_run(env: dict[str, str]) -> dict[str, Any]:
 
 def run(repeats: int = 5, src: str | None = None) -> dict[str, Any]:
     """Medians of `repeats` fresh processes, after one that writes the byte code."""
+    # Imported here, not by the measured child: only the floor's imports precede its start.
+    from .cold_start import child_env
+
     with tempfile.TemporaryDirectory(prefix="start-work-") as home:
-        env = child_env(Path(home), src)
+        env = child_env(FAKE_KEY, Path(home))  # nothing before `App.run` asks the server
+        if src is not None:
+            env["PYTHONPATH"] = os.pathsep.join([src, str(ROOT)])
         one_run(env)
         runs = [one_run(env) for _ in range(repeats)]
     medians = {name: statistics.median(run[name] for run in runs) for name in runs[0]}
