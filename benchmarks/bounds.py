@@ -13,9 +13,10 @@
   may send them), against fifteen with short labels: the time `j` takes to move the
   highlight and show the detail (target: under 100 ms).
 - **The deadline.** `python -m screen_analysis check --wait --timeout 5` in a fresh
-  interpreter (its byte code written by a first run) against a server whose pending
-  listing never ends and against one that never answers a poll: the time to exit, the
-  interpreter's start included, against the timeout (target: exit 7 by 6 s).
+  interpreter (the byte code of what it imports written by a first run of the same command
+  with `--timeout 1`) against a server whose pending listing never ends and against one
+  that never answers a poll: the time to exit, the start included, against the timeout
+  (target: exit 7 by 6 s), and when its first request arrived.
 """
 
 from __future__ import annotations
@@ -206,13 +207,16 @@ async def j_with_labels(label_chars: int) -> float:
 
 
 @contextlib.contextmanager
-def _server(kind: str) -> Iterator[str]:
+def _server(kind: str) -> Iterator[tuple[str, list[float]]]:
     """An HTTP server whose pending listing never ends ("endless") or that never answers
-    ("hanging"), on a loopback port; its base URL."""
+    ("hanging"), on a loopback port; its base URL, and the times (`perf_counter`) its
+    requests arrived at, in order."""
     stop = threading.Event()
+    arrivals: list[float] = []
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
+            arrivals.append(time.perf_counter())
             if kind == "hanging":
                 stop.wait()
                 return
@@ -235,7 +239,7 @@ def _server(kind: str) -> Iterator[str]:
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+        yield f"http://127.0.0.1:{httpd.server_address[1]}", arrivals
     finally:
         stop.set()
         httpd.shutdown()
@@ -243,17 +247,25 @@ def _server(kind: str) -> Iterator[str]:
 
 
 def deadline(kind: str) -> dict[str, Any]:
-    """`check --wait --timeout 5` against the `kind` server: seconds to exit, exit code."""
-    with _server(kind) as base_url, tempfile.TemporaryDirectory(prefix="deadline-") as home:
+    """`check --wait --timeout 5` against the `kind` server: seconds to exit, exit code, and
+    seconds to its first request (the start: interpreter, imports, settings, client)."""
+    with (
+        _server(kind) as (base_url, arrivals),
+        tempfile.TemporaryDirectory(prefix="deadline-") as home,
+    ):
         env = child_env("sk-bench-not-real", Path(home))
         command = [sys.executable, "-m", "screen_analysis", "--base-url", base_url]
-        waiting = ["check", "--wait", "--timeout", str(DEADLINE_S), "--min-count", "1"]
-        startup = _seconds([*command, "--version"], env)[0]  # also writes the byte code
-        elapsed, done = _seconds([*command, *waiting], env)
+        waiting = ["check", "--wait", "--min-count", "1", "--timeout"]
+        # A first run of the same command writes the byte code of what `check` imports, as
+        # a user's first run does; the figure is of the runs that follow.
+        _seconds([*command, *waiting, "1"], env)
+        arrivals.clear()
+        started = time.perf_counter()
+        elapsed, done = _seconds([*command, *waiting, str(DEADLINE_S)], env)
     return {
         "exit_code": done.returncode,
         "elapsed_s": round(elapsed, 2),
-        "startup_s": round(startup, 2),
+        "startup_s": round(arrivals[0] - started, 2) if arrivals else None,
         "ratio": round(elapsed / DEADLINE_S, 2),
         "message": done.stderr.decode(errors="replace").strip().splitlines()[-1:],
     }
@@ -306,7 +318,7 @@ def summary_rows(figures: dict[str, Any]) -> list[tuple[str, str, str, str, str]
                 f"{run['elapsed_s']:.1f} s",
                 "5 s (the timeout)",
                 f"{run['ratio']:.2f}",
-                f"interpreter start {run['startup_s']:.1f} s",
+                "" if run["startup_s"] is None else f"first request at {run['startup_s']:.1f} s",
             )
         )
     return rows

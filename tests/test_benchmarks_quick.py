@@ -77,6 +77,10 @@ def test_the_deadline_is_measured_where_it_holds() -> None:
         figures = bounds.deadline(kind)
         assert figures["exit_code"] == 7, figures
         assert "cut off at the deadline" in figures["message"][0], figures
+        # The order of events, not a timing: the start asks the server first, then the wait
+        # runs its whole timeout before it gives up.
+        assert 0 < figures["startup_s"] < figures["elapsed_s"], figures
+        assert figures["elapsed_s"] >= bounds.DEADLINE_S, figures
 
 
 def test_the_starts_against_their_floors_give_their_figures() -> None:
