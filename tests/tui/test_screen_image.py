@@ -109,6 +109,7 @@ async def test_holding_down_fetches_only_where_the_cursor_stops(
         # a deadline, not a timing: sixty keys' rows and the image decode on a crowded machine
         await wait_until(pilot, stopped_and_painted, timeout=30, seen=seen)
         await answered(pilot, fresh_demo_server)
+        assert screen.table.cursor_row == 60
         item = screen.table.highlighted_item
         assert item is not None
         during = image_requests(fresh_demo_server)[before:]
