@@ -10,7 +10,9 @@ that part. A fresh interpreter imports what the local floor imports (Textual's `
   (widgets, screens, messages: Textual inspects each when it is created), an `Enum`, an
   exception, a `Protocol`, any other;
 - each `dataclasses.dataclass` decorator (the methods it writes and compiles);
-- each regular expression compiled, by any module the start imports.
+- each regular expression compiled, by any module the start imports;
+- after the run, the byte code of the app's modules it imported: its size, and how long
+  `marshal.loads` takes to read it back (what each import does before the module runs).
 
 `python -m benchmarks.start_work [--src SRC] [REPEATS]`: medians of REPEATS fresh processes
 (5 by default) after one discarded run that writes the byte code; SRC, a version's `src/`
@@ -137,6 +139,7 @@ def measure_in_this_process(base_url: str) -> dict[str, Any]:
         raise RuntimeError("the app ended before App.run")
     total_ms = (time.perf_counter() - started) * 1000
     imported = set(sys.modules) - before
+    byte_code_kb, unmarshal_ms = _byte_code([name for name in imported if _ours(name)])
     figures: dict[str, Any] = {
         "total_ms": total_ms,
         "modules": len(imported),
@@ -145,11 +148,33 @@ def measure_in_this_process(base_url: str) -> dict[str, Any]:
         "dataclasses": extra["dataclasses"],
         "regex_ms": extra["regex_ms"],
         "regexes": extra["regexes"],
+        "byte_code_kb": byte_code_kb,
+        "unmarshal_ms": unmarshal_ms,
     }
     for kind in KINDS:
         figures[f"{kind}_ms"] = times_ms[kind]
         figures[f"{kind}_classes"] = counts[kind]
     return figures
+
+
+def _byte_code(names: Sequence[str]) -> tuple[float, float]:
+    """(KB, ms): the size of the byte code files of the modules `names` and the time
+    `marshal.loads` takes to read each back, as its import did."""
+    import marshal
+
+    size = 0
+    spent = 0.0
+    for name in names:
+        spec = getattr(sys.modules[name], "__spec__", None)
+        cached = getattr(spec, "cached", None)
+        if not cached or not os.path.exists(cached):
+            continue
+        data = Path(cached).read_bytes()[16:]  # past the header: flags, mtime and size
+        size += len(data)
+        started = time.perf_counter()
+        marshal.loads(data)
+        spent += time.perf_counter() - started
+    return size / 1000, spent * 1000
 
 
 def one_run(env: dict[str, str]) -> dict[str, Any]:
@@ -189,6 +214,7 @@ def run(repeats: int = 5, src: str | None = None) -> dict[str, Any]:
             "classes": round(classes_ms / medians["total_ms"], 3),
             "dataclasses": round(medians["dataclass_ms"] / medians["total_ms"], 3),
             "regexes": round(medians["regex_ms"] / medians["total_ms"], 3),
+            "unmarshal": round(medians["unmarshal_ms"] / medians["total_ms"], 3),
         },
     }
 
