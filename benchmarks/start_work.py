@@ -167,9 +167,13 @@ def _byte_code(names: Sequence[str]) -> tuple[float, float]:
     for name in names:
         spec = getattr(sys.modules[name], "__spec__", None)
         cached = getattr(spec, "cached", None)
-        if not cached or not os.path.exists(cached):
+        if not cached:
             continue
-        data = Path(cached).read_bytes()[16:]  # past the header: flags, mtime and size
+        try:
+            # Past the 16-byte header: magic number, flags, then mtime and size (or a hash).
+            data = Path(cached).read_bytes()[16:]
+        except FileNotFoundError:
+            continue
         size += len(data)
         started = time.perf_counter()
         marshal.loads(data)

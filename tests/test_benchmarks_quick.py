@@ -95,7 +95,7 @@ def test_the_start_s_own_work_is_told_by_kind() -> None:
     assert medians["own_modules"] > 100  # the app's modules were imported, up to App.run
     for counted in ("NamedTuple_classes", "Textual_classes", "dataclasses", "regexes"):
         assert medians[counted] > 0, medians
-    # Every module of the app it imported has byte code read back from its file.
+    # The byte code of the app's modules it imported was read back from their files.
     assert medians["byte_code_kb"] > 100 and 0 < medians["unmarshal_ms"] < medians["total_ms"]
     # Class statements and the dataclass decorators that follow them do not overlap.
     parts = sum(medians[f"{kind}_ms"] for kind in start_work.KINDS) + medians["dataclass_ms"]
