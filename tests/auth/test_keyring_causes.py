@@ -158,6 +158,37 @@ def test_a_hung_keyring_is_not_asked_again_while_its_call_waits() -> None:
     assert hanging.calls == 2
 
 
+def test_a_call_given_up_on_before_it_reached_a_given_keyring_still_holds_that_keyring(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A busy machine: the call is given up on while its thread has not yet asked the
+    keyring it was given (still checking it can hold a key); the keyring is still the one
+    it waits on, so the next store does not ask it again."""
+    from screen_analysis.auth import keystore
+
+    hanging = HangingKeyring()
+    refusal, go = keystore._refusal, threading.Event()
+
+    def slow_refusal(backend: object, environ: object) -> str | None:
+        assert go.wait(5)
+        return refusal(backend, environ)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(keystore, "_refusal", slow_refusal)
+    waiting_before = set(_keyring_threads())
+    try:
+        with pytest.raises(KeyringUnavailableError, match=r"within 0\.2 s \(it may"):
+            KeyStore(hanging, timeout=0.2).get(URL)
+        go.set()  # the given-up call goes on to the keyring, which hangs
+        with pytest.raises(KeyringUnavailableError, match="earlier in this run"):
+            KeyStore(hanging, timeout=0.2).get(URL)
+        assert hanging.calls <= 1  # only the given-up call's
+    finally:
+        go.set()
+        hanging.release.set()
+    for thread in set(_keyring_threads()) - waiting_before:
+        thread.join(5)
+
+
 def test_a_keyring_that_hangs_while_being_found_holds_up_finding_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -170,8 +170,10 @@ class KeyStore:
         thread.start()
         thread.join(self.timeout)
         if thread.is_alive() or not outcome:
+            # not yet asked (a busy machine): it waits on the keyring it was given or has
+            # found, or, still finding one, on finding (None)
             with _stuck_lock:
-                _stuck[asked[0] if asked else None] = thread
+                _stuck[asked[0] if asked else self._backend] = thread
             raise KeyringUnavailableError(self._timeout_cause())
         ok, value = outcome[0]
         if ok:
