@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from concurrent import futures
 from typing import Generic, TypeVar
 
 from screen_analysis.cache import LocalCache
@@ -37,8 +38,13 @@ class NotedCaches(Generic[K]):
 
 
 def callbacks_done(ahead: CacheAhead, timeout_s: float = 30.0) -> None:
-    """Wait until the callbacks added to `ahead`'s opening so far have run (its `result`
-    can return before they do, in the thread that opened it)."""
-    done = threading.Event()
-    ahead.opened.add_done_callback(lambda _opened: done.set())
-    assert done.wait(timeout_s)
+    """Wait until `ahead`'s opening is done and the callbacks added to it so far have run.
+    Those added before it was done run in the opening thread, after `result` can already
+    return (a callback added meanwhile runs at once, in the adding thread): so the opening
+    threads are waited for; one added later ran at once where it was added."""
+    done, _ = futures.wait([ahead.opened], timeout_s)
+    assert done, "the cache was never opened"
+    for thread in threading.enumerate():
+        if thread.name == "cache-ahead":
+            thread.join(timeout_s)
+            assert not thread.is_alive()

@@ -249,6 +249,8 @@ async def test_escape_keeps_the_rows_and_r_retries(
     app = login_app(tmp_path, server.base_url, connection)
     async with app.run_test(size=(80, 24)) as pilot:
         main = await settled(pilot)
+        await workers_done(pilot)  # the start's side reads would take the refusal
+        await answered(pilot, server)
         server.faults.inject(401)
         await pilot.press(refused)
         await wait_until(pilot, lambda: isinstance(app.screen, LoginScreen))

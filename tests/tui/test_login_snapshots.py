@@ -20,7 +20,7 @@ from screen_analysis.demo.runner import DemoServer
 from screen_analysis.secret import SecretStr
 from screen_analysis.tui.screens.login import LoginScreen
 
-from .conftest import settled, wait_until
+from .conftest import answered, settled, wait_until, workers_done
 from .test_login import login_app
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
@@ -78,6 +78,8 @@ def test_login_after_a_refused_key(
 
     async def refuse(pilot: Pilot[Any]) -> None:
         await settled(pilot)
+        await workers_done(pilot)  # the start's side reads would take the refusal
+        await answered(pilot, server)
         server.faults.inject(401)
         await pilot.press("end")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, LoginScreen))

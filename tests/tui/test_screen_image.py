@@ -114,8 +114,9 @@ async def test_holding_down_fetches_only_where_the_cursor_stops(
         assert item is not None
         during = image_requests(fresh_demo_server)[before:]
         # One, where the cursor stopped, and one more only per stall the keys saw: the
-        # bound follows what this run's loop did, not a guess about the machine.
-        assert during[-1] == f"/v1/images/{item.id}.png"
+        # bound follows what this run's loop did, not a guess about the machine. (The server
+        # notes a request once its answer starts: one given up on may be noted after it.)
+        assert f"/v1/images/{item.id}.png" in during
         assert len(during) <= 1 + stalls, (during, stalls)
 
 
