@@ -5,6 +5,8 @@ while its call still waits."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
+from typing import Any
 
 import keyring.errors
 import pytest
@@ -169,9 +171,9 @@ def test_a_call_given_up_on_before_it_reached_a_given_keyring_still_holds_that_k
     hanging = HangingKeyring()
     refusal, go = keystore._refusal, threading.Event()
 
-    def slow_refusal(backend: object, environ: object) -> str | None:
+    def slow_refusal(backend: Any, environ: Mapping[str, str]) -> str | None:
         assert go.wait(5)
-        return refusal(backend, environ)  # type: ignore[arg-type]
+        return refusal(backend, environ)
 
     monkeypatch.setattr(keystore, "_refusal", slow_refusal)
     waiting_before = set(_keyring_threads())

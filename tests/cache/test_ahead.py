@@ -12,7 +12,7 @@ import pytest
 from tests.support.caches import NotedCaches, callbacks_done
 
 from screen_analysis.cache import CacheScope, LocalCache
-from screen_analysis.cache.ahead import CacheAhead
+from screen_analysis.cache.ahead import THREAD_NAME, CacheAhead
 
 WAIT_S = 30.0  # a hang guard: every wait below ends as soon as its thread is done
 
@@ -49,7 +49,7 @@ def test_the_key_it_was_opened_for_takes_it_once(opener: Opener) -> None:
     assert opening is not None
     cache = opening.result(WAIT_S)
     assert opener.made == [cache]
-    assert opener.threads == ["cache-ahead"]  # not the caller's
+    assert opener.threads == [THREAD_NAME]  # not the caller's
     assert ahead.take("demo") is None  # once
     ahead.discard()  # taken: the taker's to close
     assert opener.closed == []

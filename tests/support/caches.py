@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from concurrent import futures
 from typing import Generic, TypeVar
 
 from screen_analysis.cache import LocalCache
-from screen_analysis.cache.ahead import CacheAhead
+from screen_analysis.cache.ahead import THREAD_NAME, CacheAhead
 
 K = TypeVar("K")
 
@@ -42,9 +41,8 @@ def callbacks_done(ahead: CacheAhead, timeout_s: float = 30.0) -> None:
     Those added before it was done run in the opening thread, after `result` can already
     return (a callback added meanwhile runs at once, in the adding thread): so the opening
     threads are waited for; one added later ran at once where it was added."""
-    done, _ = futures.wait([ahead.opened], timeout_s)
-    assert done, "the cache was never opened"
     for thread in threading.enumerate():
-        if thread.name == "cache-ahead":
+        if thread.name == THREAD_NAME:
             thread.join(timeout_s)
             assert not thread.is_alive()
+    assert ahead.opened.done()

@@ -46,7 +46,7 @@ async def test_a_round_asks_one_page_whatever_is_watched(
         # The view's own reads (the tabs' totals) may still be under way: count from when
         # nothing else asks.
         await wait_until(pilot, lambda: not any(worker.is_running for worker in app.workers))
-        await answered(pilot, server)  # a request of a cancelled worker is counted before
+        await answered(pilot, server)  # a cancelled worker's request is not counted as a round's
         before = listings(server)
         for _ in range(6):
             await desk.round()

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 K = TypeVar("K", bound=Hashable)
 
+THREAD_NAME = "cache-ahead"  # the opening's thread, by which it can be waited for
+
 
 class CacheAhead:
     """A local cache being opened for `key` (a connection) in a thread of its own."""
@@ -41,7 +43,7 @@ class CacheAhead:
             except BaseException as error:  # given to whoever takes it, as the opener raised it
                 opened.set_exception(error)
 
-        threading.Thread(target=run, name="cache-ahead").start()
+        threading.Thread(target=run, name=THREAD_NAME).start()
         return cls(key, opened)
 
     def take(self, key: Hashable) -> Future[LocalCache] | None:
